@@ -1,0 +1,20 @@
+# ovsdb/: the database and its programs.
+noinst_LIBRARIES += ovsdb/libovsdb.a
+ovsdb_libovsdb_a_SOURCES = \
+	ovsdb/version.c ovsdb/version.h
+# (engine) schema, data, transactions go below.
+
+# (storage) log, file go below.
+
+# (server) sessions, monitors go below.
+
+bin_PROGRAMS += ovsdb/ovsdb-server ovsdb/ovsdb-tool ovsdb/ovsdb-client
+ovsdb_ovsdb_server_SOURCES = ovsdb/ovsdb-server.c
+ovsdb_ovsdb_server_LDADD = $(PROGRAM_LIBS)
+ovsdb_ovsdb_tool_SOURCES = ovsdb/ovsdb-tool.c
+ovsdb_ovsdb_tool_LDADD = $(PROGRAM_LIBS)
+ovsdb_ovsdb_client_SOURCES = ovsdb/ovsdb-client.c
+ovsdb_ovsdb_client_LDADD = $(PROGRAM_LIBS)
+
+pkgdata_DATA = ovsdb/schemas/example.ovsschema
+EXTRA_DIST += ovsdb/schemas/example.ovsschema

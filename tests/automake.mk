@@ -1,0 +1,24 @@
+# tests/: unit tests (C programs), end-to-end tests (shell scripts), data.
+#
+# "make check" builds check_PROGRAMS, then tests/run runs every unit test and
+# every tests/*/*.sh script, each in its own process, and ends with
+# "N passed, M failed".
+EXTRA_DIST += tests/run tests/unit/check.h tests/e2e/lib.sh
+TEST_LDADD = $(PROGRAM_LIBS)
+
+# lib unit tests.
+check_PROGRAMS += tests/unit/test-allocator tests/unit/test-hmap \
+	tests/unit/test-uuid tests/unit/test-ds
+tests_unit_test_allocator_LDADD = $(TEST_LDADD)
+tests_unit_test_hmap_LDADD = $(TEST_LDADD)
+tests_unit_test_uuid_LDADD = $(TEST_LDADD)
+tests_unit_test_ds_LDADD = $(TEST_LDADD)
+# (net) lib unit tests go below.
+
+# (engine) ovsdb unit tests go below.
+
+# (storage) unit tests go below.
+
+check-local: $(check_PROGRAMS) $(bin_PROGRAMS) $(noinst_PROGRAMS)
+	OVSDB_SRCDIR=$(abs_top_srcdir) OVSDB_BUILDDIR=$(abs_top_builddir) \
+	  $(SHELL) $(top_srcdir)/tests/run $(TESTS_PATTERN)

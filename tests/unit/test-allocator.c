@@ -1,0 +1,51 @@
+/* tests/unit/test-allocator.c: allocator name and statistics. */
+#include <config.h>
+#include "lib/allocator.h"
+
+#include <string.h>
+#include "tests/unit/check.h"
+
+int
+main(void)
+{
+    const char *name = allocator_name();
+#if defined(USE_JEMALLOC)
+    CHECK(!strncmp(name, "jemalloc-", 9));
+#elif defined(USE_TCMALLOC)
+    CHECK(!strncmp(name, "tcmalloc-", 9));
+#else
+    CHECK(!strncmp(name, "glibc-", 6));
+#endif
+    CHECK(strlen(name) > 9 && strchr(name, '.'));
+
+    struct allocator_stats before, after;
+    allocator_get_stats(&before);
+    CHECK(before.rss > 0);
+
+    /* 64 MB in small blocks must show up in the allocated bytes. */
+    enum { N = 1 << 20, SIZE = 64 };
+    char **blocks = xmalloc(N * sizeof *blocks);
+    for (size_t i = 0; i < N; i++) {
+        blocks[i] = xmalloc(SIZE);
+        memset(blocks[i], (int) i, SIZE);
+    }
+    allocator_get_stats(&after);
+    CHECK(after.allocated >= before.allocated + (size_t) N * SIZE);
+    CHECK(after.resident >= after.allocated / 2);
+    CHECK(after.rss >= before.rss + (size_t) N * SIZE / 2);
+    CHECK(after.fragmentation > 0.5 && after.fragmentation < 4.0);
+
+    for (size_t i = 0; i < N; i++) {
+        free(blocks[i]);
+    }
+    free(blocks);
+    allocator_release_free_memory();
+    struct allocator_stats released;
+    allocator_get_stats(&released);
+    CHECK(released.allocated < after.allocated);
+
+    char *s = xasprintf("%s-%d", "x", 42);
+    CHECK_STREQ(s, "x-42");
+    free(s);
+    return check_report("test-allocator");
+}

@@ -1,0 +1,75 @@
+/* tests/unit/test-hmap.c: insertion, lookup, removal, iteration. */
+#include <config.h>
+#include "lib/hmap.h"
+
+#include "lib/allocator.h"
+#include "lib/hash.h"
+#include "tests/unit/check.h"
+
+struct element {
+    struct hmap_node node;
+    int value;
+};
+
+static struct element *
+find(struct hmap *map, int value)
+{
+    struct element *e;
+    HMAP_FOR_EACH_WITH_HASH (e, node, hash_int(value, 0), map) {
+        if (e->value == value) {
+            return e;
+        }
+    }
+    return NULL;
+}
+
+int
+main(void)
+{
+    struct hmap map = HMAP_INITIALIZER(&map);
+    enum { N = 10000 };
+
+    CHECK(hmap_is_empty(&map));
+    for (int i = 0; i < N; i++) {
+        struct element *e = xmalloc(sizeof *e);
+        e->value = i;
+        hmap_insert(&map, &e->node, hash_int(i, 0));
+    }
+    CHECK_INTEQ(hmap_count(&map), N);
+    for (int i = 0; i < N; i++) {
+        CHECK(find(&map, i) && find(&map, i)->value == i);
+    }
+    CHECK(!find(&map, N));
+
+    /* Remove the odd ones while iterating. */
+    struct element *e, *next;
+    long long sum = 0;
+    HMAP_FOR_EACH_SAFE (e, next, node, &map) {
+        if (e->value % 2) {
+            hmap_remove(&map, &e->node);
+            free(e);
+        }
+    }
+    CHECK_INTEQ(hmap_count(&map), N / 2);
+    HMAP_FOR_EACH (e, node, &map) {
+        CHECK(e->value % 2 == 0);
+        sum += e->value;
+    }
+    CHECK_INTEQ(sum, (long long) (N / 2) * (N / 2 - 1));
+    hmap_shrink_(&map);
+    CHECK(find(&map, 42) && !find(&map, 43));
+
+    /* Moving the map (by swap) keeps it usable, empty or not. */
+    struct hmap other = HMAP_INITIALIZER(&other);
+    hmap_swap(&map, &other);
+    CHECK(hmap_is_empty(&map) && hmap_count(&other) == N / 2);
+    CHECK(find(&other, 4242));
+
+    HMAP_FOR_EACH_POP (e, node, &other) {
+        free(e);
+    }
+    CHECK(hmap_is_empty(&other));
+    hmap_destroy(&other);
+    hmap_destroy(&map);
+    return check_report("test-hmap");
+}
