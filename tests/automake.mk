@@ -19,6 +19,11 @@ tests_unit_test_ds_LDADD = $(TEST_LDADD)
 
 # (storage) unit tests go below.
 
+
+# (server) tests go below.
+
+# (client) tests go below.
+
 check-local: $(check_PROGRAMS) $(bin_PROGRAMS) $(noinst_PROGRAMS)
 	OVSDB_SRCDIR=$(abs_top_srcdir) OVSDB_BUILDDIR=$(abs_top_builddir) \
 	  $(SHELL) $(top_srcdir)/tests/run $(TESTS_PATTERN)

@@ -1,0 +1,1 @@
+# tests/workloads/: the workload driver and the allocator benchmark.
