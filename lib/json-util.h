@@ -1,0 +1,58 @@
+/* lib/json-util.h: generic helpers around jansson ("jsonx_": "json_" is
+ * jansson's prefix).
+ *
+ * Knows nothing of OVSDB.  Serialization here is deterministic: object
+ * members are sorted by name and numbers are printed the way Open vSwitch
+ * prints them (integers as integers, reals with enough digits to round-trip,
+ * always with a '.' or exponent), so output can be compared byte for byte. */
+#ifndef LIB_JSON_UTIL_H
+#define LIB_JSON_UTIL_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <jansson.h>
+#include "lib/ds.h"
+
+/* Appends 'json' in compact form, object members sorted by name, to 'out'.
+ * Strings are escaped as Open vSwitch does (only '"', '\\' and control
+ * characters; non-ASCII UTF-8 is copied as is). */
+void jsonx_put(struct ds *out, const json_t *json);
+
+/* Same as jsonx_put() but "pretty": 'indent' spaces per level (4 in
+ * ovsdb-client and ovsdb-tool). */
+void jsonx_put_pretty(struct ds *out, const json_t *json, int indent);
+
+/* Returns 'json' as a compact, sorted string; caller must free with
+ * free(). */
+char *jsonx_to_string_sorted(const json_t *json);
+
+/* Appends a real number formatted as Open vSwitch does ("%.17g", plus ".0"
+ * if the result looks like an integer). */
+void jsonx_put_real(struct ds *out, double d);
+
+/* Parses 'length' bytes of 's' as one JSON value (any type, not only
+ * objects/arrays).  Returns a new reference, or NULL and a malloc'd message
+ * in '*errorp' (caller must free with free()). */
+json_t *jsonx_from_buffer(const char *s, size_t length, char **errorp);
+json_t *jsonx_from_string(const char *s, char **errorp);
+
+/* Reads the whole file 'path' and parses it as JSON.  Same conventions as
+ * jsonx_from_buffer(); an I/O error gives a message naming 'path'. */
+json_t *jsonx_from_file(const char *path, char **errorp);
+
+/* Returns the name of 'json''s type as RFC 7047 and Open vSwitch spell it in
+ * error messages: "null", "false", "true", "object", "array", "string",
+ * "integer", "real". */
+const char *jsonx_type_name(const json_t *json);
+
+/* Convenience: true if 'json' is an array whose first element is the
+ * string 'tag' and which has exactly 'n' elements. */
+bool jsonx_is_tagged_array(const json_t *json, const char *tag, size_t n);
+
+/* Returns a new reference to the array ["tag", value], stealing 'value'. */
+json_t *jsonx_tagged_new(const char *tag, json_t *value);
+
+/* Object member access that returns NULL for non-objects. */
+json_t *jsonx_object_get(const json_t *object, const char *name);
+
+#endif /* lib/json-util.h */

@@ -1,0 +1,62 @@
+/* ovsdb/execution.h: executing RFC 7047 "transact" requests.
+ *
+ * ovsdb_execute_compose() runs every operation of one request (RFC 7047
+ * section 5.2: insert, select, update, mutate, delete, wait, commit, abort,
+ * comment, assert) inside a new transaction and builds the reply's result
+ * array.  It does not commit: the caller (server or ovsdb-tool) then runs
+ * ovsdb_txn_precommit(), writes ovsdb_txn_to_json() to storage, and calls
+ * ovsdb_txn_commit_finish(), or ovsdb_txn_abort() on any failure.  A
+ * precommit error goes in the reply as one more element appended to the
+ * result array (ovsdb_execute_append_error()), as the reference does.
+ *
+ * Outcomes:
+ *  - returns a txn, '*resultp' is the result array: all operations
+ *    succeeded and there are changes to commit.
+ *  - returns NULL, '*resultp' nonnull: done, nothing to commit (read-only
+ *    request or no changes), or an operation failed (the result array ends
+ *    with the error object; nothing changed).
+ *  - returns NULL, '*resultp' NULL: a "wait" is not satisfied yet.  Retry
+ *    the same request after the database changes, with the time elapsed
+ *    since the first attempt in 'elapsed_msec', until '*timeout_msec'
+ *    (LLONG_MAX if no timeout) has elapsed; then it replies "timed out".
+ */
+#ifndef OVSDB_EXECUTION_H
+#define OVSDB_EXECUTION_H 1
+
+#include <stdbool.h>
+#include <jansson.h>
+
+struct ovsdb;
+struct ovsdb_error;
+struct ovsdb_txn;
+
+/* Returns true if the session running the request holds lock 'name'. */
+typedef bool ovsdb_lock_held_cb(const char *name, void *aux);
+
+/* 'params' is the whole "transact" params array ["DBNAME", op, ...]
+ * (borrowed).  If 'read_only', any operation that changes the database
+ * fails ("not allowed").  'lock_held' may be NULL (no locks held).
+ * '*durable' is set if a "commit" with "durable": true was seen.
+ * '*resultp' receives a new reference (or NULL, see above).
+ *
+ * If 'params' is not an array starting with the database's name,
+ * '*resultp' is a lone error object (not an array), as the reference
+ * answers. */
+struct ovsdb_txn *ovsdb_execute_compose(struct ovsdb *db,
+                                        const json_t *params, bool read_only,
+                                        ovsdb_lock_held_cb *lock_held,
+                                        void *lock_aux,
+                                        long long elapsed_msec,
+                                        long long *timeout_msec,
+                                        bool *durable, json_t **resultp);
+
+/* Appends 'error' as an error object to 'result', the result array; takes
+ * ownership of 'error'. */
+void ovsdb_execute_append_error(json_t *result, struct ovsdb_error *error);
+
+/* Convenience for tools and tests: compose, precommit, commit in memory
+ * (no storage) and return the full reply; new reference. */
+json_t *ovsdb_execute(struct ovsdb *db, const json_t *params,
+                      bool read_only);
+
+#endif /* ovsdb/execution.h */

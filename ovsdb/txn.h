@@ -1,0 +1,123 @@
+/* ovsdb/txn.h: transactions: atomic sets of row changes to one database.
+ *
+ * Lifecycle:
+ *
+ *     txn = ovsdb_txn_create(db);          (at most one open per db)
+ *     ovsdb_txn_row_insert/modify/delete(txn, ...);   (visible at once to
+ *                                           lookups in the same db)
+ *     error = ovsdb_txn_precommit(txn);    (refint, weak refs, garbage
+ *                                           collection, maxRows, indexes,
+ *                                           bumps _version)
+ *     if (error) { report; ovsdb_txn_abort(txn); }
+ *     else {
+ *         json = ovsdb_txn_to_json(txn);   (write to disk...)
+ *         if (write failed) ovsdb_txn_abort(txn);
+ *         else ovsdb_txn_commit_finish(txn);  (observers run; txn freed)
+ *     }
+ *
+ * While a transaction is open, the tables show its changes (so later
+ * operations of the same RFC 7047 transaction see earlier ones);
+ * ovsdb_txn_abort() restores the exact prior state, rows included (old row
+ * pointers stay valid and are reinstated).  ovsdb_txn_commit_finish()
+ * frees the old versions of changed rows after the commit observers have
+ * seen them.
+ *
+ * Changes are reported per row as (old, new, changed columns), old NULL
+ * for an insert and new NULL for a delete. */
+#ifndef OVSDB_TXN_H
+#define OVSDB_TXN_H 1
+
+#include <stdbool.h>
+#include <jansson.h>
+#include "lib/util.h"
+#include "lib/uuid.h"
+
+struct ovsdb;
+struct ovsdb_error;
+struct ovsdb_row;
+struct ovsdb_table;
+
+struct ovsdb_txn;
+
+/* Starts a transaction on 'db'.  Caller must end it with
+ * ovsdb_txn_commit_finish() or ovsdb_txn_abort(), which free it. */
+struct ovsdb_txn *ovsdb_txn_create(struct ovsdb *db);
+struct ovsdb *ovsdb_txn_get_db(const struct ovsdb_txn *);
+
+/* Row changes.
+ *
+ * ovsdb_txn_row_insert(): takes ownership of 'row', a row of 'table'
+ * (ovsdb_row_create()) with its _uuid set, which must not exist yet.
+ *
+ * ovsdb_txn_row_modify(): returns a writable version of 'row' (a committed
+ * row of the db, or one already returned by this txn); the caller changes
+ * its fields (not _uuid).  Borrowed: valid until the txn ends.
+ *
+ * ovsdb_txn_row_delete(): deletes 'row' (committed or new in this txn). */
+void ovsdb_txn_row_insert(struct ovsdb_txn *, struct ovsdb_row *row);
+struct ovsdb_row *ovsdb_txn_row_modify(struct ovsdb_txn *,
+                                       const struct ovsdb_row *row);
+void ovsdb_txn_row_delete(struct ovsdb_txn *, const struct ovsdb_row *row);
+
+/* True if the row 'row' was inserted by this transaction (for "wait" and
+ * garbage collection). */
+bool ovsdb_txn_row_is_new(const struct ovsdb_row *row);
+
+/* A comment for the log ("comment" operation); several are joined with
+ * "\n".  Borrowed / NULL if none. */
+void ovsdb_txn_add_comment(struct ovsdb_txn *, const char *comment);
+const char *ovsdb_txn_get_comment(const struct ovsdb_txn *);
+
+/* True if the transaction changes nothing (after precommit this accounts
+ * for rows inserted and then garbage collected, or modified back to their
+ * old values). */
+bool ovsdb_txn_is_empty(const struct ovsdb_txn *);
+
+/* Commit-time checks and fixes: deletes rows of non-root tables that no
+ * longer have strong references (garbage collection), removes dangling
+ * weak references (and checks the resulting sizes), checks referential
+ * integrity of strong references, maxRows and index uniqueness, and gives
+ * each changed row a new _version.  On error, the transaction must be
+ * aborted. */
+struct ovsdb_error *ovsdb_txn_precommit(struct ovsdb_txn *)
+    WARN_UNUSED_RESULT;
+
+/* Returns the changes as one ovsdb(5) transaction record (without "_date"
+ * and "_comment"): {"TABLE": {"UUID": ROW-OR-NULL, ...}, ...}, where ROW
+ * is the new row's persistent non-default columns for an insert, and for a
+ * modify the changed persistent columns, maps and sets as diffs (the
+ * "_is_diff" format); null for a delete.  Call after precommit.  New
+ * reference; NULL if nothing persistent changed. */
+json_t *ovsdb_txn_to_json(const struct ovsdb_txn *);
+
+/* Makes the transaction permanent, runs the db's commit observers, frees
+ * the old rows and 'txn'. */
+void ovsdb_txn_commit_finish(struct ovsdb_txn *);
+
+/* Undoes every change and frees 'txn'.  NULL is fine. */
+void ovsdb_txn_abort(struct ovsdb_txn *);
+
+/* Iterates the changes of 'txn' (after precommit): calls 'cb' once per
+ * changed row with the table, the old row (NULL if inserted), the new row
+ * (NULL if deleted), and a bitmap (lib/bitmap.h) indexed by column index
+ * of the columns that differ (all columns for insert/delete).  All
+ * arguments are borrowed for the duration of the call.  Stops early if
+ * 'cb' returns false. */
+typedef bool ovsdb_txn_change_cb(const struct ovsdb_table *table,
+                                 const struct ovsdb_row *old,
+                                 const struct ovsdb_row *new,
+                                 const unsigned long *changed, void *aux);
+void ovsdb_txn_for_each_change(const struct ovsdb_txn *,
+                               ovsdb_txn_change_cb *cb, void *aux);
+
+/* Replays one ovsdb(5) transaction record (as ovsdb_txn_to_json() writes,
+ * or a full non-diff record when 'is_diff' is false; "_date", "_comment"
+ * and "_is_diff" members are ignored) into a new transaction in
+ * '*txnp'.  The caller then runs precommit and commit_finish (or abort),
+ * as for any transaction.  On error '*txnp' is NULL. */
+struct ovsdb_error *ovsdb_txn_from_json(struct ovsdb *db, const json_t *json,
+                                        bool is_diff,
+                                        struct ovsdb_txn **txnp)
+    WARN_UNUSED_RESULT;
+
+#endif /* ovsdb/txn.h */
