@@ -8,3 +8,11 @@ lib_libsupport_a_SOURCES = \
 	lib/util.c lib/util.h \
 	lib/uuid.c lib/uuid.h
 # (net) event loop, streams, jsonrpc, unixctl, vlog go below.
+lib_libsupport_a_SOURCES += \
+	lib/dirs.c lib/dirs.h \
+	lib/timeval.c lib/timeval.h
+# Headers whose implementation is landing next.
+EXTRA_DIST += \
+	lib/daemon.h lib/fatal-signal.h lib/jsonrpc.h lib/poll-loop.h \
+	lib/reconnect.h lib/socket-util.h lib/stream.h lib/stream-provider.h \
+	lib/unixctl.h lib/vlog.h

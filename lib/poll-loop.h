@@ -1,0 +1,43 @@
+/* lib/poll-loop.h: the one place a program blocks.
+ *
+ * Every module has a non-blocking X_run() that does all ready work and an
+ * X_wait() that registers what it waits for here; then the main loop calls
+ * poll_block(), the only call that may block:
+ *
+ *     for (;;) {
+ *         jsonrpc_session_run(s);  unixctl_server_run(ctl);
+ *         jsonrpc_session_wait(s); unixctl_server_wait(ctl);
+ *         poll_block();
+ *     }
+ *
+ * poll_block() sleeps in poll(2) until one registered fd is ready, the
+ * earliest timer expires, or poll_immediate_wake() was called, then forgets
+ * every registration: each loop iteration registers afresh.  It also
+ * services lib/fatal-signal (a SIGTERM during the sleep exits cleanly).
+ *
+ * Single-threaded: only the main thread may call these. */
+#ifndef LIB_POLL_LOOP_H
+#define LIB_POLL_LOOP_H 1
+
+#include <poll.h>
+
+/* Wakes the next poll_block() when 'fd' has any of 'events' (POLLIN,
+ * POLLOUT; errors and hang-ups always wake).  The same fd may be
+ * registered several times; the events are merged. */
+void poll_fd_wait(int fd, short int events);
+
+/* Wakes the next poll_block() after 'msec' milliseconds (<= 0: at once). */
+void poll_timer_wait(long long msec);
+
+/* Wakes the next poll_block() when time_msec() reaches 'when'
+ * (LLONG_MAX: never, a no-op). */
+void poll_timer_wait_until(long long when);
+
+/* Makes the next poll_block() return at once. */
+void poll_immediate_wake(void);
+
+/* Blocks until an event registered since the last call occurs, then clears
+ * all registrations. */
+void poll_block(void);
+
+#endif /* lib/poll-loop.h */
