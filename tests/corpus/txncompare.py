@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+"""tests/corpus/txncompare.py: runs the transaction corpus and compares.
+
+The corpus lives in tests/data/txn/<case>/:
+  schema         an .ovsschema, or one line naming a file in
+                 tests/data/schemas/ (e.g. "vswitch.ovsschema").
+  requests.json  a JSON array of transactions (each the params array
+                 ["DBNAME", op, op, ...]), run in order on one fresh db.
+  expected.json  {"replies": [...], "final": ...}: the masked output of
+                 "ovsdb-tool transact" for each transaction, then of an
+                 "ovsdb-tool query" selecting every row of every table.
+
+Usage:
+  txncompare.py record --tool TOOL CASEDIR...   (re)write expected.json
+  txncompare.py check --tool TOOL [--label L] CASEDIR...
+                        compare TOOL's output with expected.json; print a
+                        readable diff per mismatch; exit 1 if any.
+  txncompare.py show --tool TOOL CASEDIR         print TOOL's masked output
+
+Masking: every ["uuid", U] value becomes ["uuid", "<N>"], N counted in order
+of first appearance over the whole case (replies, then the final query),
+except UUIDs written in requests.json and the all-zeros UUID, which are
+deterministic and kept.
+Because row order in "rows" and element order in sets and maps are not
+specified (the reference orders them by hash or by UUID), rows, set
+elements and map pairs are sorted first, by their masked form with
+not-yet-labelled UUIDs written "?".  "_version" values are labelled
+"<vN>" per reply (the reference draws fresh versions each time it loads a
+file, so only their identities within one reply mean something).  UUIDs
+inside "details" and "syntax" strings are replaced with their labels too,
+for readers; those strings are never compared.
+
+Comparison is structural: booleans differ from numbers, integers equal
+reals of the same value (1 == 1.0), strings and containers exactly.  In
+error objects the "error" member is compared exactly, "details" is
+ignored and only the presence of "syntax" is compared (its value echoes the
+input as each server chooses to print it).
+
+Uses only the Python 3 standard library.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+UUID_RE = re.compile(r'[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}')
+UNCOMPARED = ('details', 'syntax')
+
+
+# ---------------------------------------------------------------------------
+# Reading requests without losing their exact text.
+
+class RawNumber:
+    """A JSON number kept as written (so "2.0" stays "2.0")."""
+    def __init__(self, text):
+        self.text = text
+
+
+class Pairs(list):
+    """A JSON object kept as its (key, value) pairs, duplicates included."""
+
+
+def load_raw(path):
+    with open(path, encoding='utf-8') as f:
+        return json.load(f, object_pairs_hook=Pairs,
+                         parse_float=RawNumber, parse_int=RawNumber)
+
+
+def dump_raw(value):
+    """Serializes a value read by load_raw() back to compact JSON text."""
+    if isinstance(value, RawNumber):
+        return value.text
+    if isinstance(value, Pairs):
+        return '{' + ','.join(json.dumps(k) + ':' + dump_raw(v)
+                              for k, v in value) + '}'
+    if isinstance(value, list):
+        return '[' + ','.join(dump_raw(v) for v in value) + ']'
+    return json.dumps(value)
+
+
+# ---------------------------------------------------------------------------
+# Masking.
+
+class Masker:
+    def __init__(self, keep=()):
+        self.labels = {}
+        self.versions = {}
+        self.keep = set(u.lower() for u in keep)
+
+    def uuid_label(self, u, assign):
+        if u.lower() in self.keep:
+            return u
+        u = u.lower()
+        if u not in self.labels:
+            if not assign:
+                return '?'
+            self.labels[u] = '<%d>' % len(self.labels)
+        return self.labels[u]
+
+    def version_label(self, u, assign):
+        if u not in self.versions:
+            if not assign:
+                return '<v>'
+            self.versions[u] = '<v%d>' % len(self.versions)
+        return self.versions[u]
+
+    def sort_key(self, value):
+        return json.dumps(self.mask(value, False), sort_keys=True)
+
+    def mask(self, value, assign=True):
+        if isinstance(value, list):
+            if (len(value) == 2 and value[0] == 'uuid'
+                    and isinstance(value[1], str)
+                    and UUID_RE.fullmatch(value[1])):
+                return ['uuid', self.uuid_label(value[1], assign)]
+            if (len(value) == 2 and value[0] in ('set', 'map')
+                    and isinstance(value[1], list)):
+                elems = sorted(value[1], key=self.sort_key)
+                return [value[0], [self.mask(e, assign) for e in elems]]
+            return [self.mask(e, assign) for e in value]
+        if isinstance(value, dict):
+            out = {}
+            for k in sorted(value):
+                v = value[k]
+                if k in UNCOMPARED:
+                    out[k] = v
+                elif (k == '_version' and isinstance(v, list) and len(v) == 2
+                      and v[0] == 'uuid' and isinstance(v[1], str)):
+                    out[k] = ['uuid', self.version_label(v[1], assign)]
+                elif (k == 'rows' and isinstance(v, list)
+                      and all(isinstance(r, dict) for r in v)):
+                    rows = sorted(v, key=self.sort_key)
+                    out[k] = [self.mask(r, assign) for r in rows]
+                else:
+                    out[k] = self.mask(v, assign)
+            return out
+        return value
+
+    def mask_strings(self, value):
+        """Replaces UUIDs in "details" and "syntax" strings by labels."""
+        if isinstance(value, list):
+            return [self.mask_strings(v) for v in value]
+        if isinstance(value, dict):
+            out = {}
+            for k, v in value.items():
+                if k in UNCOMPARED and isinstance(v, str):
+                    v = UUID_RE.sub(
+                        lambda m: self.uuid_label(m.group(0), True), v)
+                else:
+                    v = self.mask_strings(v)
+                out[k] = v
+            return out
+        return value
+
+
+def mask_output(output, keep=()):
+    """Masks a whole case output {"replies": [...], "final": ...}.  UUIDs in
+    'keep' (those written in the requests, and the all-zeros UUID) are
+    deterministic, so they are left as they are."""
+    m = Masker(keep)
+    replies = []
+    for r in output['replies']:
+        m.versions = {}
+        replies.append(m.mask(r))
+    m.versions = {}
+    final = m.mask(output['final'])
+    masked = {'replies': replies, 'final': final}
+    return m.mask_strings(masked)
+
+
+# ---------------------------------------------------------------------------
+# Running a case.
+
+def case_schema(casedir):
+    path = os.path.join(casedir, 'schema')
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    if text.lstrip().startswith('{'):
+        return path
+    name = text.strip()
+    schemas = os.path.join(casedir, '..', '..', 'schemas')
+    return os.path.normpath(os.path.join(schemas, name))
+
+
+def run_tool(tool, args):
+    """Runs TOOL ARGS; returns the parsed stdout, or a failure record."""
+    p = subprocess.run([tool] + args, capture_output=True, text=True,
+                       timeout=60)
+    if p.returncode == 0:
+        try:
+            return json.loads(p.stdout)
+        except ValueError:
+            pass
+    return {'exit': p.returncode, 'stdout': p.stdout.strip(),
+            'stderr': p.stderr.strip()}
+
+
+def is_failure(value):
+    return isinstance(value, dict) and 'exit' in value and 'stderr' in value
+
+
+def run_case(tool, casedir):
+    """Runs every transaction of CASEDIR with TOOL; returns masked output."""
+    schema = case_schema(casedir)
+    with open(schema, encoding='utf-8') as f:
+        schema_json = json.load(f)
+    requests = load_raw(os.path.join(casedir, 'requests.json'))
+    with tempfile.TemporaryDirectory(prefix='txn-corpus.') as tmp:
+        db = os.path.join(tmp, 'db')
+        p = subprocess.run([tool, 'create', db, schema],
+                           capture_output=True, text=True, timeout=60)
+        if p.returncode != 0:
+            raise RuntimeError('%s create %s failed: %s'
+                               % (tool, schema, p.stderr.strip()))
+        replies = [run_tool(tool, ['transact', db, dump_raw(txn)])
+                   for txn in requests]
+        query = [schema_json['name']] + [
+            {'op': 'select', 'table': t, 'where': []}
+            for t in sorted(schema_json['tables'])]
+        final = run_tool(tool, ['query', db, json.dumps(query)])
+    with open(os.path.join(casedir, 'requests.json'),
+              encoding='utf-8') as f:
+        keep = UUID_RE.findall(f.read())
+    keep.append('00000000-0000-0000-0000-000000000000')
+    return mask_output({'replies': replies, 'final': final}, keep)
+
+
+# ---------------------------------------------------------------------------
+# Comparing.
+
+def same(a, b):
+    """Structural equality: bools are not numbers, 1 == 1.0."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        if is_failure(a) and is_failure(b):
+            return True
+        if set(a) != set(b):
+            return False
+        return all(k in UNCOMPARED or same(a[k], b[k]) for k in a)
+    return a == b
+
+
+def compact(value):
+    return json.dumps(value, sort_keys=True, separators=(',', ':'))
+
+
+def short(text, limit=300):
+    return text if len(text) <= limit else text[:limit] + '...'
+
+
+def describe_txn(txn, expected, got):
+    """Yields readable lines for the differences in one transaction."""
+    ops = list(txn[1:]) if isinstance(txn, list) else []
+    if not (isinstance(expected, list) and isinstance(got, list)):
+        yield '  whole reply:'
+        yield '    expected: ' + short(compact(expected))
+        yield '    got:      ' + short(compact(got))
+        return
+    for i in range(max(len(expected), len(got))):
+        e = expected[i] if i < len(expected) else '(absent)'
+        g = got[i] if i < len(got) else '(absent)'
+        if i < len(expected) and i < len(got) and same(e, g):
+            continue
+        if i < len(ops):
+            what = 'op %d %s' % (i + 1, short(dump_raw(ops[i]), 160))
+        else:
+            what = 'result %d (after the last op: commit outcome)' % (i + 1)
+        yield '  ' + what
+        yield '    expected: ' + short(compact(e))
+        yield '    got:      ' + short(compact(g))
+
+
+def compare_case(casedir, expected, got):
+    """Returns a list of readable mismatch lines (empty if equal)."""
+    lines = []
+    requests = load_raw(os.path.join(casedir, 'requests.json'))
+    for n, txn in enumerate(requests):
+        e = expected['replies'][n] if n < len(expected['replies']) else None
+        g = got['replies'][n] if n < len(got['replies']) else None
+        if not same(e, g):
+            lines.append('transaction %d of %d:' % (n + 1, len(requests)))
+            lines.extend(describe_txn(txn, e, g))
+    if not same(expected['final'], got['final']):
+        lines.append('final contents (query of all rows):')
+        e, g = expected['final'], got['final']
+        if isinstance(e, list) and isinstance(g, list) and len(e) == len(g):
+            with open(case_schema(casedir), encoding='utf-8') as f:
+                tables = sorted(json.load(f)['tables'])
+            for i, (x, y) in enumerate(zip(e, g)):
+                if not same(x, y):
+                    name = tables[i] if i < len(tables) else '?'
+                    lines.append('  table %s' % name)
+                    lines.append('    expected: ' + short(compact(x), 600))
+                    lines.append('    got:      ' + short(compact(y), 600))
+        else:
+            lines.append('    expected: ' + short(compact(e), 600))
+            lines.append('    got:      ' + short(compact(g), 600))
+    return lines
+
+
+def write_expected(casedir, output):
+    path = os.path.join(casedir, 'expected.json')
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write('{"replies": [\n')
+        f.write(',\n'.join(compact(r) for r in output['replies']))
+        f.write('\n],\n"final": ')
+        f.write(compact(output['final']))
+        f.write('}\n')
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] not in ('record', 'check', 'show'):
+        sys.stderr.write(__doc__)
+        return 2
+    cmd = argv[1]
+    args = argv[2:]
+    tool = None
+    label = 'ours'
+    cases = []
+    while args:
+        a = args.pop(0)
+        if a == '--tool':
+            tool = args.pop(0)
+        elif a == '--label':
+            label = args.pop(0)
+        else:
+            cases.append(a.rstrip('/'))
+    if not tool or not cases:
+        sys.stderr.write('txncompare.py: need --tool and case directories\n')
+        return 2
+
+    passed = failed = n_txns = 0
+    for casedir in cases:
+        name = os.path.basename(casedir)
+        try:
+            got = run_case(tool, casedir)
+        except (RuntimeError, OSError, subprocess.SubprocessError) as e:
+            print('FAIL %s (%s): %s' % (name, label, e))
+            failed += 1
+            continue
+        if cmd == 'record':
+            write_expected(casedir, got)
+            print('recorded %s (%d transactions)'
+                  % (name, len(got['replies'])))
+            continue
+        if cmd == 'show':
+            print(json.dumps(got, indent=1, sort_keys=True))
+            continue
+        with open(os.path.join(casedir, 'expected.json'),
+                  encoding='utf-8') as f:
+            expected = json.load(f)
+        n_txns += len(expected['replies'])
+        lines = compare_case(casedir, expected, got)
+        if lines:
+            failed += 1
+            print('MISMATCH %s (%s vs expected.json):' % (name, label))
+            for line in lines:
+                print(line)
+        else:
+            passed += 1
+    if cmd == 'check':
+        print('%s: %d cases passed, %d failed (%d transactions)'
+              % (label, passed, failed, n_txns))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
