@@ -1,1 +1,18 @@
 # tests/workloads/: the workload driver and the allocator benchmark.
+noinst_PROGRAMS += tests/workloads/ovsdb-workload
+tests_workloads_ovsdb_workload_SOURCES = \
+	tests/workloads/ovsdb-workload.c \
+	tests/workloads/wl-rpc.c tests/workloads/wl-rpc.h \
+	tests/workloads/wl-workloads.c tests/workloads/wl-workloads.h
+tests_workloads_ovsdb_workload_LDADD = $(PROGRAM_LIBS)
+EXTRA_DIST += tests/workloads/README.md tests/workloads/bench \
+	tests/workloads/smoke.sh tests/workloads/workload.ovsschema
+
+# "make bench" builds the three allocator variants out of tree under
+# $(top_srcdir)/build/ and runs every workload on each; see
+# tests/workloads/README.md.  BENCH_FLAGS passes options, e.g.
+# make bench BENCH_FLAGS="--scale 0.1 --repeat 3 --vs /usr/sbin/ovsdb-server"
+BENCH_FLAGS =
+bench:
+	$(top_srcdir)/tests/workloads/bench $(BENCH_FLAGS)
+.PHONY: bench

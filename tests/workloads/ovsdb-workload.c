@@ -1,0 +1,199 @@
+/* tests/workloads/ovsdb-workload.c: runs the benchmark workloads against an
+ * OVSDB server.
+ *
+ *     ovsdb-workload [--scale=S] [--workers=N] REMOTE WORKLOAD...
+ *
+ * Prints one JSON line per workload run and exits 1 on the first failure
+ * (a failed run still prints its line, with "ok":false and the error). */
+#include <config.h>
+
+#include <getopt.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdnoreturn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "lib/allocator.h"
+#include "lib/ds.h"
+#include "lib/util.h"
+#include "tests/workloads/wl-workloads.h"
+
+static noreturn void
+usage(void)
+{
+    printf("%s: runs OVSDB benchmark workloads\n"
+           "usage: %s [OPTIONS] REMOTE WORKLOAD...\n"
+           "REMOTE is unix:PATH or tcp:IP:PORT.  WORKLOAD is one of:\n",
+           program_name(), program_name());
+    for (const struct wl_workload *w = wl_workloads; w->name; w++) {
+        printf("  %-8s  %s\n", w->name, w->description);
+    }
+    printf("  all       all of the above, in this order\n"
+           "Options:\n"
+           "  --scale=S      multiply every count by S (default 1.0)\n"
+           "  --workers=N    parallel clients (default 10)\n"
+           "  --db=NAME      database name (default Workload)\n"
+           "  --run=TAG      prefix of the tag of the rows a run creates\n"
+           "  --probe        only check that REMOTE serves the database\n"
+           "  -h, --help     show this help\n");
+    exit(0);
+}
+
+static const struct wl_workload *
+find_workload(const char *name)
+{
+    for (const struct wl_workload *w = wl_workloads; w->name; w++) {
+        if (!strcmp(w->name, name)) {
+            return w;
+        }
+    }
+    return NULL;
+}
+
+/* Runs 'w' and prints its JSON line.  Returns 0 or -1. */
+static int
+run_one(const struct wl_workload *w, const struct wl_config *base)
+{
+    struct wl_config cfg = *base;
+    struct wl_result res;
+    struct ds line = DS_EMPTY_INITIALIZER;
+    static int n_runs;
+    char *run;
+    int retval;
+
+    /* Each run tags its rows differently, so runs can share a database. */
+    memset(&res, 0, sizeof res);
+    ds_init(&res.extra);
+    if (base->run) {
+        run = xasprintf("%s-%s-%d", base->run, w->name, n_runs++);
+    } else {
+        run = xasprintf("%s-%ld-%ld-%d", w->name, (long) getpid(),
+                        (long) time(NULL), n_runs++);
+    }
+    cfg.run = run;
+    retval = w->run(&cfg, &res);
+
+    ds_put_format(&line, "{\"workload\":\"%s\",\"ok\":%s,\"scale\":%g,"
+                  "\"workers\":%d,\"seconds\":%.3f,\"setup_seconds\":%.3f,"
+                  "\"check_seconds\":%.3f,\"transactions\":%lld,"
+                  "\"operations\":%lld,\"rows\":%lld,\"latency_ms\":"
+                  "{\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f},"
+                  "\"bytes_sent\":%zu,\"bytes_received\":%zu",
+                  w->name, retval ? "false" : "true", cfg.scale, cfg.workers,
+                  res.seconds, res.setup_seconds, res.check_seconds,
+                  res.transactions, res.operations, res.rows,
+                  res.latency_ms[0], res.latency_ms[1], res.latency_ms[2],
+                  res.bytes_sent, res.bytes_received);
+    ds_put_cstr(&line, ds_cstr(&res.extra));
+    if (res.error) {
+        json_t *s = json_string(res.error);
+        char *text = json_dumps(s, JSON_ENCODE_ANY);
+        ds_put_format(&line, ",\"error\":%s", text);
+        free(text);
+        json_decref(s);
+        fprintf(stderr, "%s: %s: %s\n", program_name(), w->name, res.error);
+    }
+    ds_put_char(&line, '}');
+    puts(ds_cstr(&line));
+    fflush(stdout);
+
+    ds_destroy(&line);
+    ds_destroy(&res.extra);
+    free(res.error);
+    free(run);
+    return retval;
+}
+
+int
+main(int argc, char *argv[])
+{
+    static const struct option options[] = {
+        {"scale", required_argument, NULL, 's'},
+        {"workers", required_argument, NULL, 'w'},
+        {"db", required_argument, NULL, 'd'},
+        {"run", required_argument, NULL, 'r'},
+        {"probe", no_argument, NULL, 'p'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct wl_config cfg = {NULL, "Workload", 1.0, 10, NULL};
+    bool probe = false;
+    int c;
+
+    set_program_name(argv[0]);
+    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case 's':
+            cfg.scale = strtod(optarg, &end);
+            if (*end || !(cfg.scale > 0) || cfg.scale > 100) {
+                ovs_fatal(0, "--scale: %s is not a number in (0, 100]",
+                          optarg);
+            }
+            break;
+        case 'w':
+            if (!str_to_int(optarg, &cfg.workers) || cfg.workers < 1
+                || cfg.workers > 1000) {
+                ovs_fatal(0, "--workers: %s is not in 1..1000", optarg);
+            }
+            break;
+        case 'd':
+            cfg.db = optarg;
+            break;
+        case 'r':
+            cfg.run = optarg;
+            break;
+        case 'p':
+            probe = true;
+            break;
+        case 'h':
+            usage();
+        default:
+            exit(2);
+        }
+    }
+    if (optind >= argc) {
+        ovs_fatal(0, "missing REMOTE (try --help)");
+    }
+    cfg.remote = argv[optind++];
+    if (strchr(cfg.db, '"') || strchr(cfg.db, '\\')
+        || (cfg.run && (strchr(cfg.run, '"') || strchr(cfg.run, '\\')))) {
+        ovs_fatal(0, "--db and --run must not contain quotes or "
+                  "backslashes");
+    }
+
+    if (probe) {
+        char *error;
+        if (wl_probe(&cfg, &error)) {
+            fprintf(stderr, "%s: probe: %s\n", program_name(), error);
+            free(error);
+            return 1;
+        }
+        return 0;
+    }
+    if (optind >= argc) {
+        ovs_fatal(0, "missing WORKLOAD (try --help)");
+    }
+
+    /* Check every name before running anything. */
+    for (int i = optind; i < argc; i++) {
+        if (strcmp(argv[i], "all") && !find_workload(argv[i])) {
+            ovs_fatal(0, "unknown workload %s (try --help)", argv[i]);
+        }
+    }
+    for (int i = optind; i < argc; i++) {
+        if (!strcmp(argv[i], "all")) {
+            for (const struct wl_workload *w = wl_workloads; w->name; w++) {
+                if (run_one(w, &cfg)) {
+                    return 1;
+                }
+            }
+        } else if (run_one(find_workload(argv[i]), &cfg)) {
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,51 @@
+/* tests/workloads/wl-rpc.h: a small blocking JSON-RPC client for the
+ * workload driver.
+ *
+ * One connection to an OVSDB server over "unix:PATH" or "tcp:IP:PORT".
+ * Requests are synchronous: wl_rpc_request() sends one request and reads
+ * until its reply arrives.  Notifications ("update" from monitors) that
+ * arrive meanwhile are queued, in order, for wl_rpc_recv_notification().
+ * "echo" requests from the server are answered as they arrive.
+ *
+ * Message boundaries are found by scanning the byte stream for the end of
+ * the top-level JSON object (strings and escapes included), so each message
+ * is parsed once, whatever its size.  Not thread-safe: one thread per
+ * connection. */
+#ifndef TESTS_WORKLOADS_WL_RPC_H
+#define TESTS_WORKLOADS_WL_RPC_H 1
+
+#include <jansson.h>
+#include <stddef.h>
+
+struct wl_rpc;
+
+/* Connects to 'remote'.  Returns 0 and stores a new connection in '*rpcp',
+ * or returns a positive errno (EINVAL for a malformed remote). */
+int wl_rpc_open(const char *remote, struct wl_rpc **rpcp);
+void wl_rpc_close(struct wl_rpc *); /* NULL is fine. */
+
+/* Sends request 'method' with 'params_text' (the JSON text of the params
+ * array, borrowed) and waits for the reply.  On success returns 0 and
+ * stores the "result" in '*resultp' (new reference).  On failure (I/O,
+ * protocol, or a non-null "error" in the reply) returns -1 and
+ * wl_rpc_error() says why. */
+int wl_rpc_request(struct wl_rpc *, const char *method,
+                   const char *params_text, json_t **resultp);
+
+/* Same, with 'params' as a JSON value (borrowed). */
+int wl_rpc_request_json(struct wl_rpc *, const char *method,
+                        const json_t *params, json_t **resultp);
+
+/* Returns the next notification (new reference), reading from the server
+ * if none is queued, or NULL on error (see wl_rpc_error()). */
+json_t *wl_rpc_recv_notification(struct wl_rpc *);
+
+/* Returns a description of the last error; borrowed (valid until the next
+ * call on 'rpc'). */
+const char *wl_rpc_error(const struct wl_rpc *);
+
+/* Number of bytes sent and received so far. */
+size_t wl_rpc_bytes_sent(const struct wl_rpc *);
+size_t wl_rpc_bytes_received(const struct wl_rpc *);
+
+#endif /* tests/workloads/wl-rpc.h */
