@@ -9,10 +9,15 @@ lib_libsupport_a_SOURCES = \
 	lib/uuid.c lib/uuid.h
 # (net) event loop, streams, jsonrpc, unixctl, vlog go below.
 lib_libsupport_a_SOURCES += \
+	lib/daemon.c lib/daemon.h \
 	lib/dirs.c lib/dirs.h \
-	lib/timeval.c lib/timeval.h
-# Headers whose implementation is landing next.
-EXTRA_DIST += \
-	lib/daemon.h lib/fatal-signal.h lib/jsonrpc.h lib/poll-loop.h \
-	lib/reconnect.h lib/socket-util.h lib/stream.h lib/stream-provider.h \
-	lib/unixctl.h lib/vlog.h
+	lib/fatal-signal.c lib/fatal-signal.h \
+	lib/jsonrpc.c lib/jsonrpc.h \
+	lib/poll-loop.c lib/poll-loop.h \
+	lib/reconnect.c lib/reconnect.h \
+	lib/socket-util.c lib/socket-util.h \
+	lib/stream.c lib/stream.h lib/stream-provider.h \
+	lib/stream-fd.c lib/stream-tcp.c lib/stream-unix.c \
+	lib/timeval.c lib/timeval.h \
+	lib/unixctl.c lib/unixctl.h \
+	lib/vlog.c lib/vlog.h

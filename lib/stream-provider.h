@@ -3,7 +3,11 @@
  * Only stream implementations include this file.  A class is a table of
  * functions; a stream or pstream embeds the base struct below as its first
  * member and the class casts back with CONTAINER_OF.  Register a new class
- * by adding it to the tables at the top of lib/stream.c. */
+ * by adding it to the tables at the top of lib/stream.c.
+ *
+ * The class named in stream_open() or pstream_open() only opens: the object
+ * it returns may carry another class (tcp and unix streams both return
+ * stream-fd.c's class), which then serves every other call. */
 #ifndef LIB_STREAM_PROVIDER_H
 #define LIB_STREAM_PROVIDER_H 1
 
@@ -62,6 +66,7 @@ struct pstream {
     const struct pstream_class *class;
     char *name;                 /* Owned. */
     uint16_t bound_port;        /* TCP port, 0 otherwise. */
+    bool needs_probes;          /* Set by stream.c from the opening class. */
 };
 
 /* Takes ownership of 'name'. */

@@ -89,6 +89,10 @@ void stream_send_wait(struct stream *);
 
 /* Passive streams (listeners). */
 
+/* Returns true if 'name', active or passive, names a class that wants
+ * inactivity probes ("tcp:", "ptcp:"; later "ssl:", "pssl:"). */
+bool stream_name_needs_probes(const char *name);
+
 /* Returns 0 if 'name' has a known passive class, else EAFNOSUPPORT or
  * EINVAL. */
 int pstream_verify_name(const char *name);

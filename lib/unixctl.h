@@ -43,11 +43,12 @@ void unixctl_command_register(const char *name, const char *usage,
                               unixctl_cb_func *cb, void *aux);
 
 /* Replies to the command on 'conn' with success and text 'body' (NULL:
- * empty).  'body' is borrowed. */
+ * empty).  'body' is borrowed.  A nonempty body without a final newline
+ * gets one, as the reference does. */
 void unixctl_command_reply(struct unixctl_conn *conn, const char *body);
 
-/* Replies to the command on 'conn' with an error, text 'body' (a newline
- * is added if missing, as the reference does). */
+/* Replies to the command on 'conn' with an error, text 'body' (newline
+ * added likewise). */
 void unixctl_command_reply_error(struct unixctl_conn *conn,
                                  const char *body);
 

@@ -138,14 +138,16 @@ noreturn void vlog_abort(const struct vlog_module *, const char *fmt, ...)
  * BURST the most that may come at once.  When messages are dropped, the
  * next one that passes is preceded by a line saying how many were. */
 struct vlog_rate_limit {
-    unsigned int tokens;       /* Current tokens, in units of 1/1000 msg. */
+    unsigned long long tokens; /* One message costs VLOG_MSG_TOKENS. */
     unsigned int rate;         /* Messages per minute. */
-    unsigned int burst;        /* Maximum tokens, in messages. */
+    unsigned int burst;        /* Most messages at once. */
     long long last_fill;       /* time_msec() of last refill, 0 = never. */
     long long first_dropped;   /* time_wall() of first drop since report. */
     long long last_dropped;    /* time_wall() of last drop. */
     unsigned int n_dropped;    /* Drops since the last report. */
 };
+
+#define VLOG_MSG_TOKENS (60 * 1000)
 
 #define VLOG_RATE_LIMIT_INIT(RATE, BURST)                                    \
     { 0, (RATE), (BURST) > 0 ? (BURST) : 1, 0, 0, 0, 0 }
@@ -254,7 +256,8 @@ void vlog_register_unixctl_commands(void);
     case OPT_SYSLOG_METHOD:                                                  \
         break;
 
-/* Handles --log-file[=FILE]; exits with a message if it cannot be opened. */
+/* Handles --log-file[=FILE]; if it cannot be opened, logs a warning and
+ * goes on (as the reference). */
 void vlog_handle_log_file_option(const char *arg);
 
 /* Prints the logging options' help text to stdout. */

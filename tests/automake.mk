@@ -14,6 +14,9 @@ tests_unit_test_hmap_LDADD = $(TEST_LDADD)
 tests_unit_test_uuid_LDADD = $(TEST_LDADD)
 tests_unit_test_ds_LDADD = $(TEST_LDADD)
 # (net) lib unit tests go below.
+check_PROGRAMS += tests/unit/test-unixctl
+tests_unit_test_unixctl_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/e2e/unixctl-appctl.sh
 
 # (engine) ovsdb unit tests go below.
 

@@ -1,0 +1,1061 @@
+/* lib/jsonrpc.c: see jsonrpc.h.
+ *
+ * Input: bytes accumulate in 'input'.  A scanner walks them once, tracking
+ * nesting depth and whether it is inside a string (and after a backslash),
+ * until the depth returns to zero: that byte ends a message, which jansson
+ * then parses in place with json_loadb().  Scanning state survives between
+ * reads, so a message split across any number of reads is scanned once.
+ *
+ * Output: messages are serialized straight into one buffer ('output'),
+ * envelope by hand and values by json_dump_callback(), and written by
+ * jsonrpc_run() with one send() for everything queued, or earlier once a
+ * lot is queued. */
+#include <config.h>
+#include "lib/jsonrpc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/allocator.h"
+#include "lib/ds.h"
+#include "lib/poll-loop.h"
+#include "lib/reconnect.h"
+#include "lib/stream.h"
+#include "lib/timeval.h"
+#include "lib/vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(jsonrpc);
+
+/* How jansson serializes values: compact, any value at top level, reals
+ * with 15 significant digits as the reference prints them. */
+#define DUMP_FLAGS (JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15))
+
+/* Queued output beyond this is written at once instead of waiting for the
+ * next jsonrpc_run(). */
+#define EAGER_SEND_BYTES (64 * 1024)
+
+/* Bytes to ask the stream for per read. */
+#define READ_SIZE (64 * 1024)
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+/* Messages. */
+
+static struct jsonrpc_msg *
+msg_create(enum jsonrpc_msg_type type, const char *method, json_t *params,
+           json_t *result, json_t *error, json_t *id)
+{
+    struct jsonrpc_msg *msg = xmalloc(sizeof *msg);
+    msg->type = type;
+    msg->method = method ? xstrdup(method) : NULL;
+    msg->params = params;
+    msg->result = result;
+    msg->error = error;
+    msg->id = id;
+    return msg;
+}
+
+struct jsonrpc_msg *
+jsonrpc_create_request(const char *method, json_t *params, json_t **idp)
+{
+    static unsigned long long next_id;
+    json_t *id = json_integer(next_id++);
+    if (idp) {
+        *idp = json_incref(id);
+    }
+    return msg_create(JSONRPC_REQUEST, method, params, NULL, NULL, id);
+}
+
+struct jsonrpc_msg *
+jsonrpc_create_notify(const char *method, json_t *params)
+{
+    return msg_create(JSONRPC_NOTIFY, method, params, NULL, NULL, NULL);
+}
+
+struct jsonrpc_msg *
+jsonrpc_create_reply(json_t *result, const json_t *id)
+{
+    return msg_create(JSONRPC_REPLY, NULL, NULL, result, NULL,
+                      json_incref((json_t *) id));
+}
+
+struct jsonrpc_msg *
+jsonrpc_create_error(json_t *error, const json_t *id)
+{
+    return msg_create(JSONRPC_ERROR, NULL, NULL, NULL, error,
+                      json_incref((json_t *) id));
+}
+
+void
+jsonrpc_msg_destroy(struct jsonrpc_msg *msg)
+{
+    if (msg) {
+        free(msg->method);
+        json_decref(msg->params);
+        json_decref(msg->result);
+        json_decref(msg->error);
+        json_decref(msg->id);
+        free(msg);
+    }
+}
+
+const char *
+jsonrpc_msg_type_to_string(enum jsonrpc_msg_type type)
+{
+    switch (type) {
+    case JSONRPC_REQUEST:
+        return "request";
+    case JSONRPC_NOTIFY:
+        return "notification";
+    case JSONRPC_REPLY:
+        return "reply";
+    case JSONRPC_ERROR:
+        return "error";
+    }
+    return "(unknown)";
+}
+
+char *
+jsonrpc_msg_is_valid(const struct jsonrpc_msg *m)
+{
+    /* Bits: method, params, result, error, id; 1 = required, else
+     * forbidden. */
+    static const struct {
+        const char *member;
+        bool req[4];            /* Indexed by type. */
+    } rules[] = {
+        { "method", { true, true, false, false } },
+        { "params", { true, true, false, false } },
+        { "result", { false, false, true, false } },
+        { "error", { false, false, false, true } },
+        { "id", { true, false, true, true } },
+    };
+    bool present[] = { m->method != NULL, m->params != NULL,
+                       m->result != NULL, m->error != NULL, m->id != NULL };
+
+    if (m->params && !json_is_array(m->params)) {
+        return xstrdup("\"params\" must be JSON array");
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(rules); i++) {
+        bool required = rules[i].req[m->type];
+        if (required != present[i]) {
+            return xasprintf("%s must%s have \"%s\"",
+                             jsonrpc_msg_type_to_string(m->type),
+                             required ? "" : " not", rules[i].member);
+        }
+    }
+    return NULL;
+}
+
+/* Returns a new reference to 'json' unless it is absent or JSON null. */
+static json_t *
+non_null(json_t *json)
+{
+    return json && !json_is_null(json) ? json_incref(json) : NULL;
+}
+
+char *
+jsonrpc_msg_from_json(const json_t *json, struct jsonrpc_msg **msgp)
+{
+    *msgp = NULL;
+    if (!json_is_object(json)) {
+        return xstrdup("message is not a JSON object");
+    }
+
+    const char *key;
+    json_t *value;
+    json_object_foreach ((json_t *) json, key, value) {
+        if (strcmp(key, "method") && strcmp(key, "params")
+            && strcmp(key, "result") && strcmp(key, "error")
+            && strcmp(key, "id")) {
+            return xasprintf("message has unexpected member \"%s\"", key);
+        }
+    }
+
+    json_t *method = json_object_get(json, "method");
+    if (method && !json_is_string(method)) {
+        return xstrdup("method is not a JSON string");
+    }
+
+    json_t *result = non_null(json_object_get(json, "result"));
+    json_t *error = non_null(json_object_get(json, "error"));
+    json_t *id = non_null(json_object_get(json, "id"));
+    enum jsonrpc_msg_type type = (result ? JSONRPC_REPLY
+                                  : error ? JSONRPC_ERROR
+                                  : id ? JSONRPC_REQUEST
+                                  : JSONRPC_NOTIFY);
+    struct jsonrpc_msg *msg = msg_create(
+        type, method ? json_string_value(method) : NULL,
+        json_incref(json_object_get(json, "params")), result, error, id);
+
+    char *problem = jsonrpc_msg_is_valid(msg);
+    if (problem) {
+        jsonrpc_msg_destroy(msg);
+        return problem;
+    }
+    *msgp = msg;
+    return NULL;
+}
+
+json_t *
+jsonrpc_msg_to_json(struct jsonrpc_msg *m)
+{
+    json_t *json = json_object();
+    json_object_set_new(json, "id", m->id ? m->id : json_null());
+    m->id = NULL;
+    if (m->method) {
+        json_object_set_new(json, "method", json_string(m->method));
+    }
+    if (m->params) {
+        json_object_set_new(json, "params", m->params);
+        m->params = NULL;
+    }
+    if (m->type == JSONRPC_REPLY) {
+        json_object_set_new(json, "result", m->result);
+        json_object_set_new(json, "error", json_null());
+        m->result = NULL;
+    } else if (m->type == JSONRPC_ERROR) {
+        json_object_set_new(json, "error", m->error);
+        m->error = NULL;
+    }
+    jsonrpc_msg_destroy(m);
+    return json;
+}
+
+static int
+dump_to_ds(const char *buffer, size_t size, void *ds_)
+{
+    ds_put_buffer(ds_, buffer, size);
+    return 0;
+}
+
+static void
+put_json(struct ds *out, const json_t *json)
+{
+    if (json_dump_callback(json, dump_to_ds, out, DUMP_FLAGS)) {
+        /* Only invalid UTF-8 in a string gets here. */
+        ds_put_cstr(out, "null");
+    }
+}
+
+void
+jsonrpc_msg_serialize(const struct jsonrpc_msg *m, struct ds *out)
+{
+    ds_put_cstr(out, "{\"id\":");
+    if (m->id) {
+        put_json(out, m->id);
+    } else {
+        ds_put_cstr(out, "null");
+    }
+    if (m->method) {
+        json_t *method = json_string(m->method);
+        ds_put_cstr(out, ",\"method\":");
+        put_json(out, method);
+        json_decref(method);
+    }
+    if (m->params) {
+        ds_put_cstr(out, ",\"params\":");
+        put_json(out, m->params);
+    }
+    if (m->type == JSONRPC_REPLY) {
+        ds_put_cstr(out, ",\"result\":");
+        put_json(out, m->result);
+        ds_put_cstr(out, ",\"error\":null");
+    } else if (m->type == JSONRPC_ERROR) {
+        ds_put_cstr(out, ",\"error\":");
+        put_json(out, m->error);
+    }
+    ds_put_char(out, '}');
+}
+
+char *
+jsonrpc_msg_to_string(const struct jsonrpc_msg *m)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    ds_put_format(&s, "%s", jsonrpc_msg_type_to_string(m->type));
+    if (m->method) {
+        ds_put_format(&s, ", method=\"%s\"", m->method);
+    }
+    if (m->params) {
+        ds_put_cstr(&s, ", params=");
+        put_json(&s, m->params);
+    }
+    if (m->result) {
+        ds_put_cstr(&s, ", result=");
+        put_json(&s, m->result);
+    }
+    if (m->error) {
+        ds_put_cstr(&s, ", error=");
+        put_json(&s, m->error);
+    }
+    if (m->id) {
+        ds_put_cstr(&s, ", id=");
+        put_json(&s, m->id);
+    }
+    return ds_steal_cstr(&s);
+}
+
+/* Connections. */
+
+struct jsonrpc {
+    struct stream *stream;
+    char *name;
+    int status;                 /* 0, or the sticky error. */
+    char *error_detail;
+
+    /* Input.  Bytes [start, len) of 'input' are unconsumed; the scanner has
+     * looked at [start, scan).  'depth' 0 at 'start' means no message has
+     * begun yet. */
+    char *input;
+    size_t start, scan, len, allocated;
+    int depth;
+    bool in_string, escaped;
+    size_t max_msg_size;
+    int max_depth;
+    unsigned long long received_bytes;
+
+    /* Output: bytes [sent, output.length) are queued. */
+    struct ds output;
+    size_t sent;
+};
+
+struct jsonrpc *
+jsonrpc_open(struct stream *stream)
+{
+    struct jsonrpc *rpc = xzalloc(sizeof *rpc);
+    rpc->stream = stream;
+    rpc->name = xstrdup(stream_get_name(stream));
+    rpc->max_msg_size = JSONRPC_DEFAULT_MAX_MSG_SIZE;
+    rpc->max_depth = JSONRPC_DEFAULT_MAX_DEPTH;
+    ds_init(&rpc->output);
+    return rpc;
+}
+
+void
+jsonrpc_close(struct jsonrpc *rpc)
+{
+    if (rpc) {
+        stream_close(rpc->stream);
+        free(rpc->name);
+        free(rpc->error_detail);
+        free(rpc->input);
+        ds_destroy(&rpc->output);
+        free(rpc);
+    }
+}
+
+void
+jsonrpc_set_limits(struct jsonrpc *rpc, size_t max_msg_size, int max_depth)
+{
+    rpc->max_msg_size = max_msg_size;
+    rpc->max_depth = max_depth;
+}
+
+/* Makes 'error' (and 'detail', taken) sticky, if nothing is yet. */
+static void
+jsonrpc_error(struct jsonrpc *rpc, int error, char *detail)
+{
+    if (!rpc->status) {
+        rpc->status = error;
+        free(rpc->error_detail);
+        rpc->error_detail = detail;
+        detail = NULL;
+        ds_clear(&rpc->output);
+        rpc->sent = 0;
+    }
+    free(detail);
+}
+
+size_t
+jsonrpc_get_backlog(const struct jsonrpc *rpc)
+{
+    return rpc->output.length - rpc->sent;
+}
+
+static void
+flush_output(struct jsonrpc *rpc)
+{
+    while (!rpc->status && jsonrpc_get_backlog(rpc)) {
+        ssize_t n = stream_send(rpc->stream, rpc->output.string + rpc->sent,
+                                jsonrpc_get_backlog(rpc));
+        if (n > 0) {
+            rpc->sent += n;
+        } else if (n == -EAGAIN) {
+            break;
+        } else {
+            int error = n ? -n : EPROTO;
+            VLOG_WARN_RL(&rl, "%s: send error: %s", rpc->name,
+                         ovs_strerror(error));
+            jsonrpc_error(rpc, error, NULL);
+        }
+    }
+    if (rpc->sent == rpc->output.length) {
+        ds_clear(&rpc->output);
+        rpc->sent = 0;
+    } else if (rpc->sent > rpc->output.length / 2) {
+        /* Keep the buffer from creeping: move the tail to the front. */
+        size_t backlog = jsonrpc_get_backlog(rpc);
+        memmove(rpc->output.string, rpc->output.string + rpc->sent, backlog);
+        ds_truncate(&rpc->output, backlog);
+        rpc->sent = 0;
+    }
+}
+
+void
+jsonrpc_run(struct jsonrpc *rpc)
+{
+    if (rpc->status) {
+        return;
+    }
+    stream_run(rpc->stream);
+    flush_output(rpc);
+}
+
+void
+jsonrpc_wait(struct jsonrpc *rpc)
+{
+    if (!rpc->status) {
+        stream_run_wait(rpc->stream);
+        if (jsonrpc_get_backlog(rpc)) {
+            stream_send_wait(rpc->stream);
+        }
+    }
+}
+
+int
+jsonrpc_get_status(const struct jsonrpc *rpc)
+{
+    return rpc->status;
+}
+
+const char *
+jsonrpc_get_error_detail(const struct jsonrpc *rpc)
+{
+    return rpc->error_detail;
+}
+
+unsigned long long
+jsonrpc_get_received_bytes(const struct jsonrpc *rpc)
+{
+    return rpc->received_bytes;
+}
+
+const char *
+jsonrpc_get_name(const struct jsonrpc *rpc)
+{
+    return rpc->name;
+}
+
+struct stream *
+jsonrpc_get_stream(const struct jsonrpc *rpc)
+{
+    return rpc->stream;
+}
+
+static void
+after_queue(struct jsonrpc *rpc)
+{
+    if (jsonrpc_get_backlog(rpc) >= EAGER_SEND_BYTES) {
+        flush_output(rpc);
+    }
+}
+
+int
+jsonrpc_send(struct jsonrpc *rpc, struct jsonrpc_msg *msg)
+{
+    if (rpc->status) {
+        jsonrpc_msg_destroy(msg);
+        return rpc->status;
+    }
+    if (VLOG_IS_DBG_ENABLED()) {
+        char *s = jsonrpc_msg_to_string(msg);
+        VLOG_DBG("%s: send %s", rpc->name, s);
+        free(s);
+    }
+    jsonrpc_msg_serialize(msg, &rpc->output);
+    jsonrpc_msg_destroy(msg);
+    after_queue(rpc);
+    return rpc->status;
+}
+
+int
+jsonrpc_send_raw(struct jsonrpc *rpc, const struct iovec *iov, int n_iov)
+{
+    if (rpc->status) {
+        return rpc->status;
+    }
+    for (int i = 0; i < n_iov; i++) {
+        ds_put_buffer(&rpc->output, iov[i].iov_base, iov[i].iov_len);
+    }
+    after_queue(rpc);
+    return rpc->status;
+}
+
+/* Scans input from 'scan' for the end of the current message.  Returns 0
+ * and sets '*endp' just past it, EAGAIN if more input is needed, or a
+ * sticky error. */
+static int
+scan_input(struct jsonrpc *rpc, size_t *endp)
+{
+    const char *p = rpc->input;
+    size_t i = rpc->scan;
+    size_t limit = rpc->len;
+
+    /* Skip white space between messages. */
+    if (!rpc->depth) {
+        while (i < limit && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r'
+                             || p[i] == '\t')) {
+            i++;
+        }
+        rpc->start = i;
+        if (i < limit && p[i] != '{' && p[i] != '[') {
+            char *detail = xasprintf(
+                "syntax error: message does not begin with '{' or '[' "
+                "(found '%c')", p[i]);
+            rpc->scan = i;
+            jsonrpc_error(rpc, EPROTO, detail);
+            return EPROTO;
+        }
+    }
+    if (limit - rpc->start > rpc->max_msg_size) {
+        limit = rpc->start + rpc->max_msg_size;
+    }
+
+    for (; i < limit; i++) {
+        char c = p[i];
+        if (rpc->in_string) {
+            if (rpc->escaped) {
+                rpc->escaped = false;
+            } else if (c == '\\') {
+                rpc->escaped = true;
+            } else if (c == '"') {
+                rpc->in_string = false;
+            }
+            continue;
+        }
+        switch (c) {
+        case '"':
+            rpc->in_string = true;
+            break;
+        case '{':
+        case '[':
+            if (++rpc->depth > rpc->max_depth) {
+                rpc->scan = i;
+                jsonrpc_error(rpc, EPROTO,
+                              xasprintf("syntax error: nesting deeper than "
+                                        "%d levels", rpc->max_depth));
+                return EPROTO;
+            }
+            break;
+        case '}':
+        case ']':
+            if (--rpc->depth == 0) {
+                rpc->scan = i + 1;
+                *endp = i + 1;
+                return 0;
+            }
+            break;
+        }
+    }
+    rpc->scan = i;
+    if (i - rpc->start >= rpc->max_msg_size) {
+        jsonrpc_error(rpc, EMSGSIZE,
+                      xasprintf("message exceeds maximum size %zu bytes",
+                                rpc->max_msg_size));
+        return EMSGSIZE;
+    }
+    return EAGAIN;
+}
+
+/* Parses the message in input bytes [start, end). */
+static int
+parse_message(struct jsonrpc *rpc, size_t end, struct jsonrpc_msg **msgp)
+{
+    json_error_t jerr;
+    json_t *json = json_loadb(rpc->input + rpc->start, end - rpc->start,
+                              JSON_DISABLE_EOF_CHECK, &jerr);
+    rpc->start = rpc->scan = end;
+    if (rpc->start == rpc->len) {
+        rpc->start = rpc->scan = rpc->len = 0;
+    }
+
+    if (!json) {
+        char *detail = xasprintf("syntax error at line %d, column %d: %s",
+                                 jerr.line, jerr.column, jerr.text);
+        VLOG_WARN_RL(&rl, "%s: error parsing stream: %s", rpc->name, detail);
+        jsonrpc_error(rpc, EPROTO, detail);
+        return EPROTO;
+    }
+
+    char *problem = jsonrpc_msg_from_json(json, msgp);
+    json_decref(json);
+    if (problem) {
+        VLOG_WARN_RL(&rl, "%s: received bad JSON-RPC message: %s", rpc->name,
+                     problem);
+        jsonrpc_error(rpc, EPROTO,
+                      xasprintf("received bad JSON-RPC message: %s",
+                                problem));
+        free(problem);
+        return EPROTO;
+    }
+    if (VLOG_IS_DBG_ENABLED()) {
+        char *s = jsonrpc_msg_to_string(*msgp);
+        VLOG_DBG("%s: received %s", rpc->name, s);
+        free(s);
+    }
+    return 0;
+}
+
+int
+jsonrpc_recv(struct jsonrpc *rpc, struct jsonrpc_msg **msgp)
+{
+    *msgp = NULL;
+    while (!rpc->status) {
+        size_t end;
+        int error = scan_input(rpc, &end);
+        if (!error) {
+            return parse_message(rpc, end, msgp);
+        } else if (error != EAGAIN) {
+            VLOG_WARN_RL(&rl, "%s: %s", rpc->name, rpc->error_detail);
+            break;
+        }
+
+        /* Need more input: make room, then read. */
+        if (rpc->start > 0 && rpc->allocated - rpc->len < READ_SIZE) {
+            memmove(rpc->input, rpc->input + rpc->start,
+                    rpc->len - rpc->start);
+            rpc->len -= rpc->start;
+            rpc->scan -= rpc->start;
+            rpc->start = 0;
+        }
+        if (rpc->allocated - rpc->len < READ_SIZE) {
+            rpc->allocated = MAX(rpc->allocated * 2, rpc->len + READ_SIZE);
+            rpc->input = xrealloc(rpc->input, rpc->allocated);
+        }
+        ssize_t n = stream_recv(rpc->stream, rpc->input + rpc->len,
+                                rpc->allocated - rpc->len);
+        if (n > 0) {
+            rpc->len += n;
+            rpc->received_bytes += n;
+        } else if (n == -EAGAIN) {
+            return EAGAIN;
+        } else if (!n) {
+            if (rpc->len > rpc->start) {
+                VLOG_WARN_RL(&rl, "%s: connection closed mid-message",
+                             rpc->name);
+            }
+            jsonrpc_error(rpc, EOF, NULL);
+        } else {
+            VLOG_WARN_RL(&rl, "%s: receive error: %s", rpc->name,
+                         ovs_strerror(-n));
+            jsonrpc_error(rpc, -n, NULL);
+        }
+    }
+    return rpc->status;
+}
+
+void
+jsonrpc_recv_wait(struct jsonrpc *rpc)
+{
+    if (rpc->status || rpc->scan < rpc->len) {
+        /* An error to report, or unscanned input that may hold a
+         * message. */
+        poll_immediate_wake();
+    } else {
+        stream_recv_wait(rpc->stream);
+    }
+}
+
+int
+jsonrpc_send_block(struct jsonrpc *rpc, struct jsonrpc_msg *msg)
+{
+    int error = jsonrpc_send(rpc, msg);
+    while (!error) {
+        jsonrpc_run(rpc);
+        error = jsonrpc_get_status(rpc);
+        if (error || !jsonrpc_get_backlog(rpc)) {
+            break;
+        }
+        jsonrpc_wait(rpc);
+        poll_block();
+    }
+    return error;
+}
+
+int
+jsonrpc_recv_block(struct jsonrpc *rpc, struct jsonrpc_msg **msgp)
+{
+    for (;;) {
+        int error = jsonrpc_recv(rpc, msgp);
+        if (error != EAGAIN) {
+            return error;
+        }
+        jsonrpc_run(rpc);
+        jsonrpc_wait(rpc);
+        jsonrpc_recv_wait(rpc);
+        poll_block();
+    }
+}
+
+static bool
+is_echo_request(const struct jsonrpc_msg *msg)
+{
+    return msg->type == JSONRPC_REQUEST && !strcmp(msg->method, "echo");
+}
+
+int
+jsonrpc_transact_block(struct jsonrpc *rpc, struct jsonrpc_msg *request,
+                       struct jsonrpc_msg **replyp)
+{
+    json_t *id = json_incref(request->id);
+    struct jsonrpc_msg *reply = NULL;
+    int error = jsonrpc_send_block(rpc, request);
+
+    while (!error) {
+        struct jsonrpc_msg *msg;
+        error = jsonrpc_recv_block(rpc, &msg);
+        if (error) {
+            break;
+        }
+        if ((msg->type == JSONRPC_REPLY || msg->type == JSONRPC_ERROR)
+            && json_equal(msg->id, id)) {
+            reply = msg;
+            break;
+        }
+        if (is_echo_request(msg)) {
+            error = jsonrpc_send_block(
+                rpc, jsonrpc_create_reply(json_incref(msg->params), msg->id));
+        }
+        jsonrpc_msg_destroy(msg);
+    }
+    json_decref(id);
+    *replyp = reply;
+    return error;
+}
+
+/* Sessions. */
+
+struct jsonrpc_session {
+    struct reconnect *reconnect;
+    char *name;                 /* Remote, e.g. "tcp:1.2.3.4:5". */
+    struct jsonrpc *rpc;
+    struct stream *stream;      /* Connecting. */
+    struct pstream *pstream;    /* Listening, for passive names. */
+    unsigned int seqno;
+    unsigned long long last_received; /* 'rpc''s received bytes. */
+    size_t max_msg_size;
+    int max_depth;
+};
+
+static struct jsonrpc_session *
+session_create(const char *name)
+{
+    struct jsonrpc_session *s = xzalloc(sizeof *s);
+    s->name = xstrdup(name);
+    s->reconnect = reconnect_create(time_msec());
+    reconnect_set_name(s->reconnect, name);
+    s->max_msg_size = JSONRPC_DEFAULT_MAX_MSG_SIZE;
+    s->max_depth = JSONRPC_DEFAULT_MAX_DEPTH;
+    return s;
+}
+
+struct jsonrpc_session *
+jsonrpc_session_open(const char *name, bool retry)
+{
+    struct jsonrpc_session *s = session_create(name);
+    long long now = time_msec();
+    bool passive = !pstream_verify_name(name);
+
+    reconnect_set_passive(s->reconnect, passive, now);
+    reconnect_enable(s->reconnect, now);
+    if (!retry) {
+        reconnect_set_max_tries(s->reconnect, 1);
+    }
+    reconnect_set_probe_interval(s->reconnect,
+                                 stream_name_needs_probes(name)
+                                 ? RECONNECT_DEFAULT_PROBE_INTERVAL : 0);
+    return s;
+}
+
+struct jsonrpc_session *
+jsonrpc_session_open_unreliably(struct jsonrpc *rpc)
+{
+    struct jsonrpc_session *s = session_create(jsonrpc_get_name(rpc));
+    long long now = time_msec();
+
+    reconnect_set_max_tries(s->reconnect, 0);
+    reconnect_set_probe_interval(
+        s->reconnect, stream_needs_probes(jsonrpc_get_stream(rpc))
+                      ? RECONNECT_DEFAULT_PROBE_INTERVAL : 0);
+    reconnect_connected(s->reconnect, now);
+    s->rpc = rpc;
+    return s;
+}
+
+static void
+session_disconnect(struct jsonrpc_session *s)
+{
+    if (s->rpc) {
+        jsonrpc_close(s->rpc);
+        s->rpc = NULL;
+    } else if (s->stream) {
+        stream_close(s->stream);
+        s->stream = NULL;
+    }
+}
+
+void
+jsonrpc_session_close(struct jsonrpc_session *s)
+{
+    if (s) {
+        session_disconnect(s);
+        pstream_close(s->pstream);
+        reconnect_destroy(s->reconnect);
+        free(s->name);
+        free(s);
+    }
+}
+
+static void
+session_connected(struct jsonrpc_session *s, struct stream *stream)
+{
+    s->rpc = jsonrpc_open(stream);
+    jsonrpc_set_limits(s->rpc, s->max_msg_size, s->max_depth);
+    s->last_received = 0;
+    reconnect_connected(s->reconnect, time_msec());
+}
+
+static void
+session_connect(struct jsonrpc_session *s)
+{
+    long long now = time_msec();
+    int error;
+
+    session_disconnect(s);
+    if (!pstream_verify_name(s->name)) {
+        error = s->pstream ? 0 : pstream_open(s->name, &s->pstream);
+        if (!error) {
+            reconnect_connecting(s->reconnect, now);
+            return;
+        }
+    } else {
+        error = stream_open(s->name, &s->stream);
+        if (!error) {
+            reconnect_connecting(s->reconnect, now);
+            return;
+        }
+    }
+    reconnect_connecting(s->reconnect, now);
+    reconnect_connect_failed(s->reconnect, now, error);
+}
+
+void
+jsonrpc_session_run(struct jsonrpc_session *s)
+{
+    long long now = time_msec();
+
+    if (s->pstream) {
+        struct stream *stream;
+        int error = pstream_accept(s->pstream, &stream);
+        if (!error) {
+            if (s->rpc || s->stream) {
+                VLOG_INFO("%s: new connection replacing active connection",
+                          s->name);
+                reconnect_disconnected(s->reconnect, now, 0);
+                session_disconnect(s);
+            }
+            session_connected(s, stream);
+        } else if (error != EAGAIN) {
+            reconnect_connect_failed(s->reconnect, now, error);
+            pstream_close(s->pstream);
+            s->pstream = NULL;
+        }
+    }
+
+    if (s->rpc) {
+        jsonrpc_run(s->rpc);
+        int error = jsonrpc_get_status(s->rpc);
+        if (error) {
+            reconnect_disconnected(s->reconnect, now, error);
+            session_disconnect(s);
+        }
+    } else if (s->stream) {
+        stream_run(s->stream);
+        int error = stream_connect(s->stream);
+        if (!error) {
+            struct stream *stream = s->stream;
+            s->stream = NULL;
+            session_connected(s, stream);
+        } else if (error != EAGAIN) {
+            reconnect_connect_failed(s->reconnect, now, error);
+            stream_close(s->stream);
+            s->stream = NULL;
+        }
+    }
+
+    switch (reconnect_run(s->reconnect, now)) {
+    case RECONNECT_CONNECT:
+        session_connect(s);
+        break;
+    case RECONNECT_DISCONNECT:
+        reconnect_disconnected(s->reconnect, now, 0);
+        session_disconnect(s);
+        break;
+    case RECONNECT_PROBE:
+        if (s->rpc) {
+            struct jsonrpc_msg *probe = jsonrpc_create_request(
+                "echo", json_array(), NULL);
+            json_decref(probe->id);
+            probe->id = json_string("echo");
+            jsonrpc_send(s->rpc, probe);
+        }
+        break;
+    case RECONNECT_NONE:
+        break;
+    }
+}
+
+void
+jsonrpc_session_wait(struct jsonrpc_session *s)
+{
+    if (s->rpc) {
+        jsonrpc_wait(s->rpc);
+    } else if (s->stream) {
+        stream_run_wait(s->stream);
+        stream_connect_wait(s->stream);
+    }
+    if (s->pstream) {
+        pstream_wait(s->pstream);
+    }
+    reconnect_wait(s->reconnect, time_msec());
+}
+
+struct jsonrpc_msg *
+jsonrpc_session_recv(struct jsonrpc_session *s)
+{
+    while (s->rpc) {
+        struct jsonrpc_msg *msg;
+        jsonrpc_recv(s->rpc, &msg);
+
+        unsigned long long received = jsonrpc_get_received_bytes(s->rpc);
+        if (received != s->last_received) {
+            s->last_received = received;
+            reconnect_activity(s->reconnect, time_msec());
+        }
+        if (!msg) {
+            return NULL;
+        }
+        if (is_echo_request(msg)) {
+            jsonrpc_session_send(s, jsonrpc_create_reply(
+                                        json_incref(msg->params), msg->id));
+        } else if (msg->type == JSONRPC_REPLY && json_is_string(msg->id)
+                   && !strcmp(json_string_value(msg->id), "echo")) {
+            /* Reply to our inactivity probe: activity noted above. */
+        } else {
+            return msg;
+        }
+        jsonrpc_msg_destroy(msg);
+    }
+    return NULL;
+}
+
+void
+jsonrpc_session_recv_wait(struct jsonrpc_session *s)
+{
+    if (s->rpc) {
+        jsonrpc_recv_wait(s->rpc);
+    }
+}
+
+int
+jsonrpc_session_send(struct jsonrpc_session *s, struct jsonrpc_msg *msg)
+{
+    if (!s->rpc) {
+        jsonrpc_msg_destroy(msg);
+        return ENOTCONN;
+    }
+    return jsonrpc_send(s->rpc, msg);
+}
+
+int
+jsonrpc_session_send_raw(struct jsonrpc_session *s, const struct iovec *iov,
+                         int n_iov)
+{
+    return s->rpc ? jsonrpc_send_raw(s->rpc, iov, n_iov) : ENOTCONN;
+}
+
+struct jsonrpc *
+jsonrpc_session_get_rpc(const struct jsonrpc_session *s)
+{
+    return s->rpc;
+}
+
+size_t
+jsonrpc_session_get_backlog(const struct jsonrpc_session *s)
+{
+    return s->rpc ? jsonrpc_get_backlog(s->rpc) : 0;
+}
+
+const char *
+jsonrpc_session_get_name(const struct jsonrpc_session *s)
+{
+    return s->name;
+}
+
+bool
+jsonrpc_session_is_alive(const struct jsonrpc_session *s)
+{
+    return (s->rpc || s->stream || s->pstream
+            || !reconnect_is_exhausted(s->reconnect));
+}
+
+bool
+jsonrpc_session_is_connected(const struct jsonrpc_session *s)
+{
+    return s->rpc != NULL;
+}
+
+unsigned int
+jsonrpc_session_get_seqno(const struct jsonrpc_session *s)
+{
+    return reconnect_get_seqno(s->reconnect);
+}
+
+int
+jsonrpc_session_get_last_error(const struct jsonrpc_session *s)
+{
+    return reconnect_get_last_error(s->reconnect);
+}
+
+void
+jsonrpc_session_force_reconnect(struct jsonrpc_session *s)
+{
+    reconnect_force_reconnect(s->reconnect, time_msec());
+}
+
+void
+jsonrpc_session_set_backoff(struct jsonrpc_session *s, int min_backoff,
+                            int max_backoff)
+{
+    reconnect_set_backoff(s->reconnect, min_backoff, max_backoff);
+}
+
+void
+jsonrpc_session_set_probe_interval(struct jsonrpc_session *s,
+                                   int probe_interval)
+{
+    reconnect_set_probe_interval(s->reconnect, probe_interval);
+}
+
+void
+jsonrpc_session_set_limits(struct jsonrpc_session *s, size_t max_msg_size,
+                           int max_depth)
+{
+    s->max_msg_size = max_msg_size;
+    s->max_depth = max_depth;
+    if (s->rpc) {
+        jsonrpc_set_limits(s->rpc, max_msg_size, max_depth);
+    }
+}

@@ -1,0 +1,78 @@
+/* lib/stream-unix.c: "unix:PATH" and "punix:PATH" classes.
+ *
+ * Accepted connections are named "unix#N" (N counts accepts in this
+ * process), as the reference names them in logs. */
+#include <config.h>
+#include "lib/stream-provider.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "lib/allocator.h"
+#include "lib/fatal-signal.h"
+#include "lib/socket-util.h"
+
+static int
+unix_verify(const char *suffix)
+{
+    return suffix[0] ? 0 : EINVAL;
+}
+
+static int
+unix_open(const char *name, char *suffix, struct stream **streamp)
+{
+    int fd;
+    int error = make_unix_socket(SOCK_STREAM, true, NULL, suffix, 0, &fd);
+    if (error) {
+        return error;
+    }
+    new_fd_stream(xstrdup(name), fd, check_connection_completion(fd),
+                  streamp);
+    stream_set_peer_name(*streamp, xstrdup(suffix));
+    return 0;
+}
+
+const struct stream_class unix_stream_class = {
+    .name = "unix",
+    .needs_probes = false,
+    .verify = unix_verify,
+    .open = unix_open,
+};
+
+static int
+punix_accept(int fd, const struct sockaddr_storage *ss OVS_UNUSED,
+             socklen_t ss_len OVS_UNUSED, struct stream **streamp)
+{
+    static unsigned int n_accepted;
+    new_fd_stream(xasprintf("unix#%u", n_accepted++), fd, 0, streamp);
+    return 0;
+}
+
+static int
+punix_listen(const char *name, char *suffix, struct pstream **pstreamp)
+{
+    int fd;
+    int error = make_unix_socket(SOCK_STREAM, true, suffix, NULL,
+                                 socket_get_unix_mode(), &fd);
+    if (error) {
+        return error;
+    }
+    if (listen(fd, 64) < 0) {
+        error = errno;
+        close(fd);
+        unlink(suffix);
+        return error;
+    }
+    fatal_signal_add_file_to_unlink(suffix);
+    new_fd_pstream(xstrdup(name), fd, punix_accept, xstrdup(suffix),
+                   pstreamp);
+    return 0;
+}
+
+const struct pstream_class punix_pstream_class = {
+    .name = "punix",
+    .needs_probes = false,
+    .verify = unix_verify,
+    .listen = punix_listen,
+};
