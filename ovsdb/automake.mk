@@ -7,6 +7,8 @@ ovsdb_libovsdb_a_SOURCES = \
 # (storage) log, file go below.
 
 # (server) sessions, monitors go below.
+ovsdb_libovsdb_a_SOURCES += \
+	ovsdb/lock.c ovsdb/lock.h
 
 bin_PROGRAMS += ovsdb/ovsdb-server ovsdb/ovsdb-tool ovsdb/ovsdb-client
 ovsdb_ovsdb_server_SOURCES = ovsdb/ovsdb-server.c

@@ -24,6 +24,9 @@ EXTRA_DIST += tests/e2e/unixctl-appctl.sh
 
 
 # (server) tests go below.
+check_PROGRAMS += tests/unit/test-lock
+tests_unit_test_lock_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/server/rpc.py
 
 # (client) tests go below.
 
