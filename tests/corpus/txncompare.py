@@ -10,12 +10,25 @@ The corpus lives in tests/data/txn/<case>/:
                  "ovsdb-tool transact" for each transaction, then of an
                  "ovsdb-tool query" selecting every row of every table.
 
+  expected-server.json  (optional) the same through a live ovsdb-server,
+                 where that differs from expected.json: a server answers
+                 an unknown database with a JSON-RPC error, closes the
+                 connection on params that are not an array, and really
+                 waits (transactions with a "wait" without "timeout" are
+                 not sent to a server at all).
+
 Usage:
-  txncompare.py record --tool TOOL CASEDIR...   (re)write expected.json
-  txncompare.py check --tool TOOL [--label L] CASEDIR...
-                        compare TOOL's output with expected.json; print a
+  txncompare.py record --tool TOOL [SERVER-OPTIONS] CASEDIR...
+                        (re)write expected.json (expected-server.json)
+  txncompare.py check --tool TOOL [SERVER-OPTIONS] [--label L] CASEDIR...
+                        compare the output with the golden file; print a
                         readable diff per mismatch; exit 1 if any.
-  txncompare.py show --tool TOOL CASEDIR         print TOOL's masked output
+  txncompare.py show --tool TOOL [SERVER-OPTIONS] CASEDIR
+                        print the masked output
+SERVER-OPTIONS: --server OVSDB-SERVER [--remote unix|tcp]: run the
+  transactions through "OVSDB-SERVER --remote=... --unixctl=... DB" (DB
+  created by "TOOL create") over a Unix socket or 127.0.0.1 TCP, instead of
+  "TOOL transact".
 
 Masking: every ["uuid", U] value becomes ["uuid", "<N>"], N counted in order
 of first appearance over the whole case (replies, then the final query),
@@ -42,9 +55,11 @@ Uses only the Python 3 standard library.
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 UUID_RE = re.compile(r'[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}')
 UNCOMPARED = ('details', 'syntax')
@@ -202,12 +217,147 @@ def is_failure(value):
     return isinstance(value, dict) and 'exit' in value and 'stderr' in value
 
 
-def run_case(tool, casedir):
-    """Runs every transaction of CASEDIR with TOOL; returns masked output."""
+def final_query(schema_json):
+    """The transaction that selects every row of every table."""
+    return [schema_json['name']] + [
+        {'op': 'select', 'table': t, 'where': []}
+        for t in sorted(schema_json['tables'])]
+
+
+def blocks_on_server(txn):
+    """True if TXN has a "wait" without "timeout": a server would wait for
+    ever (ovsdb-tool answers "not supported" instead)."""
+    if not isinstance(txn, list):
+        return False
+    for op in txn[1:]:
+        if isinstance(op, Pairs):
+            members = dict(op)
+            if members.get('op') == 'wait' and 'timeout' not in members:
+                return True
+    return False
+
+
+SKIPPED = {'skipped': 'a wait without timeout blocks on a server'}
+
+
+class Server:
+    """One server process serving one database, and a client connection."""
+
+    def __init__(self, program, db, tmp, remote):
+        if remote == 'unix':
+            self.address = os.path.join(tmp, 'db.sock')
+            listen = 'punix:' + self.address
+        else:
+            with socket.socket() as s:
+                s.bind(('127.0.0.1', 0))
+                port = s.getsockname()[1]
+            self.address = ('127.0.0.1', port)
+            listen = 'ptcp:%d:127.0.0.1' % port
+        self.log_path = os.path.join(tmp, 'server.log')
+        with open(self.log_path, 'w') as log:
+            self.proc = subprocess.Popen(
+                [program, '--remote=' + listen,
+                 '--unixctl=' + os.path.join(tmp, 'ctl'), db],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        self.sock = None
+        self.buf = b''
+        self.next_id = 0
+        try:
+            self.connect()
+        except RuntimeError:
+            self.close()
+            raise
+
+    def connect(self):
+        deadline = time.monotonic() + 10
+        while True:
+            family = (socket.AF_UNIX if isinstance(self.address, str)
+                      else socket.AF_INET)
+            sock = socket.socket(family)
+            try:
+                sock.connect(self.address)
+                sock.settimeout(30)
+                self.sock, self.buf = sock, b''
+                return
+            except OSError:
+                sock.close()
+                if (self.proc.poll() is not None
+                        or time.monotonic() > deadline):
+                    with open(self.log_path) as f:
+                        log = f.read().strip()
+                    raise RuntimeError('server did not start: %s' % log)
+                time.sleep(0.05)
+
+    def receive(self):
+        """Returns the next JSON-RPC message, or None if the connection
+        closed."""
+        decoder = json.JSONDecoder()
+        while True:
+            text = self.buf.lstrip()
+            if text:
+                try:
+                    msg, end = decoder.raw_decode(text.decode('utf-8'))
+                    self.buf = text.decode('utf-8')[end:].encode('utf-8')
+                    return msg
+                except ValueError:
+                    pass
+            try:
+                data = self.sock.recv(65536)
+            except OSError:
+                data = b''
+            if not data:
+                return None
+            self.buf += data
+
+    def transact(self, params_text):
+        """Sends one "transact" request; returns its result, the JSON-RPC
+        error as {"rpc-error": ...}, or a failure record if the server
+        closed the connection."""
+        self.next_id += 1
+        request = ('{"id":%d,"method":"transact","params":%s}'
+                   % (self.next_id, params_text))
+        try:
+            self.sock.sendall(request.encode('utf-8'))
+        except OSError:
+            pass
+        while True:
+            msg = self.receive()
+            if msg is None:
+                self.sock.close()
+                self.connect()
+                return {'exit': 'closed', 'stdout': '',
+                        'stderr': 'server closed the connection'}
+            if msg.get('method') == 'echo':
+                reply = {'id': msg.get('id'), 'result': msg.get('params'),
+                         'error': None}
+                self.sock.sendall(json.dumps(reply).encode('utf-8'))
+                continue
+            if msg.get('id') != self.next_id:
+                continue
+            if msg.get('error') is not None:
+                return {'rpc-error': msg['error']}
+            return msg.get('result')
+
+    def close(self):
+        if self.sock:
+            self.sock.close()
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def run_case(tool, casedir, server=None, remote='unix'):
+    """Runs every transaction of CASEDIR with TOOL, or, if SERVER is given,
+    through a SERVER process (on a database TOOL creates) over REMOTE ("unix"
+    or "tcp"); returns the masked output."""
     schema = case_schema(casedir)
     with open(schema, encoding='utf-8') as f:
         schema_json = json.load(f)
     requests = load_raw(os.path.join(casedir, 'requests.json'))
+    query = json.dumps(final_query(schema_json))
     with tempfile.TemporaryDirectory(prefix='txn-corpus.') as tmp:
         db = os.path.join(tmp, 'db')
         p = subprocess.run([tool, 'create', db, schema],
@@ -215,12 +365,19 @@ def run_case(tool, casedir):
         if p.returncode != 0:
             raise RuntimeError('%s create %s failed: %s'
                                % (tool, schema, p.stderr.strip()))
-        replies = [run_tool(tool, ['transact', db, dump_raw(txn)])
-                   for txn in requests]
-        query = [schema_json['name']] + [
-            {'op': 'select', 'table': t, 'where': []}
-            for t in sorted(schema_json['tables'])]
-        final = run_tool(tool, ['query', db, json.dumps(query)])
+        if server:
+            srv = Server(server, db, tmp, remote)
+            try:
+                replies = [SKIPPED if blocks_on_server(txn)
+                           else srv.transact(dump_raw(txn))
+                           for txn in requests]
+                final = srv.transact(query)
+            finally:
+                srv.close()
+        else:
+            replies = [run_tool(tool, ['transact', db, dump_raw(txn)])
+                       for txn in requests]
+            final = run_tool(tool, ['query', db, query])
     with open(os.path.join(casedir, 'requests.json'),
               encoding='utf-8') as f:
         keep = UUID_RE.findall(f.read())
@@ -308,8 +465,7 @@ def compare_case(casedir, expected, got):
     return lines
 
 
-def write_expected(casedir, output):
-    path = os.path.join(casedir, 'expected.json')
+def write_expected(path, output):
     with open(path, 'w', encoding='utf-8') as f:
         f.write('{"replies": [\n')
         f.write(',\n'.join(compact(r) for r in output['replies']))
@@ -318,52 +474,98 @@ def write_expected(casedir, output):
         f.write('}\n')
 
 
+def load_expected(casedir, server):
+    """Returns (path, contents) of the golden file for CASEDIR: in server
+    mode expected-server.json if there is one, else expected.json."""
+    path = os.path.join(casedir, 'expected.json')
+    server_path = os.path.join(casedir, 'expected-server.json')
+    if server and os.path.exists(server_path):
+        path = server_path
+    with open(path, encoding='utf-8') as f:
+        return path, json.load(f)
+
+
+def record(casedir, server, got):
+    """Writes expected.json, or in server mode expected-server.json, but the
+    latter only where the server's replies differ from expected.json.  A
+    file whose compared parts are unchanged is kept as it is, so that the
+    "details" strings, which vary from run to run, do not churn."""
+    def unchanged(path):
+        if not os.path.exists(path):
+            return False
+        with open(path, encoding='utf-8') as f:
+            return not compare_case(casedir, json.load(f), got)
+
+    path = os.path.join(casedir, 'expected.json')
+    server_path = os.path.join(casedir, 'expected-server.json')
+    if not server:
+        if unchanged(path):
+            return 'nothing (expected.json is unchanged)'
+        write_expected(path, got)
+        return 'expected.json'
+    if not unchanged(path):
+        if unchanged(server_path):
+            return 'nothing (expected-server.json is unchanged)'
+        write_expected(server_path, got)
+        return 'expected-server.json'
+    if os.path.exists(server_path):
+        os.remove(server_path)
+    return 'nothing (the server matches expected.json)'
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] not in ('record', 'check', 'show'):
         sys.stderr.write(__doc__)
         return 2
     cmd = argv[1]
     args = argv[2:]
-    tool = None
+    tool = server = None
+    remote = 'unix'
     label = 'ours'
     cases = []
     while args:
         a = args.pop(0)
         if a == '--tool':
             tool = args.pop(0)
+        elif a == '--server':
+            server = args.pop(0)
+        elif a == '--remote':
+            remote = args.pop(0)
         elif a == '--label':
             label = args.pop(0)
         else:
             cases.append(a.rstrip('/'))
-    if not tool or not cases:
-        sys.stderr.write('txncompare.py: need --tool and case directories\n')
+    if not tool or not cases or remote not in ('unix', 'tcp'):
+        sys.stderr.write('txncompare.py: need --tool and case directories '
+                         '(and --remote unix or tcp)\n')
         return 2
+    if server:
+        label += ' server over %s' % remote
 
     passed = failed = n_txns = 0
     for casedir in cases:
         name = os.path.basename(casedir)
         try:
-            got = run_case(tool, casedir)
+            got = run_case(tool, casedir, server, remote)
         except (RuntimeError, OSError, subprocess.SubprocessError) as e:
             print('FAIL %s (%s): %s' % (name, label, e))
             failed += 1
             continue
         if cmd == 'record':
-            write_expected(casedir, got)
-            print('recorded %s (%d transactions)'
-                  % (name, len(got['replies'])))
+            print('%s: recorded %s (%d transactions)'
+                  % (name, record(casedir, server, got),
+                     len(got['replies'])))
             continue
         if cmd == 'show':
             print(json.dumps(got, indent=1, sort_keys=True))
             continue
-        with open(os.path.join(casedir, 'expected.json'),
-                  encoding='utf-8') as f:
-            expected = json.load(f)
+        path, expected = load_expected(casedir, server)
         n_txns += len(expected['replies'])
         lines = compare_case(casedir, expected, got)
         if lines:
             failed += 1
-            print('MISMATCH %s (%s vs expected.json):' % (name, label))
+            print('MISMATCH %s (%s vs %s):'
+                  % (name, label, os.path.basename(path)))
             for line in lines:
                 print(line)
         else:
