@@ -3,9 +3,10 @@
 #
 # The same cases as txn-corpus.sh (tests/data/txn/), but each transaction is
 # sent as a JSON-RPC "transact" request to OUR ovsdb-server, over a Unix
-# socket and over 127.0.0.1 TCP, on a database made by our "ovsdb-tool
-# create"; replies are compared with expected-server.json where a case has
-# one, else with expected.json.  When the reference is installed, the
+# socket, over 127.0.0.1 TCP and over TLS (if openssl can make a
+# certificate), on a database made by our "ovsdb-tool create"; replies are
+# compared with expected-server.json where a case has one, else with
+# expected.json.  When the reference is installed, the
 # reference server is checked against the same files first.
 #
 # Set TXN_CASES to a space-separated list of case names to run only those.
@@ -43,7 +44,13 @@ if ! $compare check --tool "$tool" --server "$server" \
     skip "our ovsdb-tool + ovsdb-server cannot serve a transaction yet"
 fi
 
-for remote in unix tcp; do
+remotes="unix tcp"
+if command -v openssl >/dev/null 2>&1; then
+    remotes="$remotes ssl"
+else
+    echo "openssl not installed: not testing TLS"
+fi
+for remote in $remotes; do
     echo "== ours $server over $remote against the golden files"
     $compare check --tool "$tool" --server "$server" --remote $remote \
         --label ours $cases || status=1

@@ -25,10 +25,12 @@ Usage:
                         readable diff per mismatch; exit 1 if any.
   txncompare.py show --tool TOOL [SERVER-OPTIONS] CASEDIR
                         print the masked output
-SERVER-OPTIONS: --server OVSDB-SERVER [--remote unix|tcp]: run the
+SERVER-OPTIONS: --server OVSDB-SERVER [--remote unix|tcp|ssl]: run the
   transactions through "OVSDB-SERVER --remote=... --unixctl=... DB" (DB
-  created by "TOOL create") over a Unix socket or 127.0.0.1 TCP, instead of
-  "TOOL transact".
+  created by "TOOL create") over a Unix socket, 127.0.0.1 TCP or TLS over
+  127.0.0.1 (with --private-key, --certificate and --ca-cert naming a
+  self-signed certificate made by openssl, which the client presents too),
+  instead of "TOOL transact".
 
 Masking: every ["uuid", U] value becomes ["uuid", "<N>"], N counted in order
 of first appearance over the whole case (replies, then the final query),
@@ -56,6 +58,7 @@ import json
 import os
 import re
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -240,10 +243,33 @@ def blocks_on_server(txn):
 SKIPPED = {'skipped': 'a wait without timeout blocks on a server'}
 
 
+_tls_dir = None
+
+
+def tls_credentials():
+    """Returns (key, certificate) paths of a self-signed certificate, made
+    once per run with openssl; the certificate is also the CA of both
+    sides."""
+    global _tls_dir
+    if _tls_dir is None:
+        _tls_dir = tempfile.TemporaryDirectory(prefix='txn-corpus-tls.')
+    key = os.path.join(_tls_dir.name, 'key.pem')
+    cert = os.path.join(_tls_dir.name, 'cert.pem')
+    if not os.path.exists(cert):
+        subprocess.run(['openssl', 'req', '-x509', '-newkey', 'ec',
+                        '-pkeyopt', 'ec_paramgen_curve:prime256v1',
+                        '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1',
+                        '-keyout', key, '-out', cert],
+                       check=True, capture_output=True, timeout=60)
+    return key, cert
+
+
 class Server:
     """One server process serving one database, and a client connection."""
 
     def __init__(self, program, db, tmp, remote):
+        options = []
+        self.tls = None
         if remote == 'unix':
             self.address = os.path.join(tmp, 'db.sock')
             listen = 'punix:' + self.address
@@ -253,11 +279,20 @@ class Server:
                 port = s.getsockname()[1]
             self.address = ('127.0.0.1', port)
             listen = 'ptcp:%d:127.0.0.1' % port
+        if remote == 'ssl':
+            key, cert = tls_credentials()
+            listen = 'pssl:%d:127.0.0.1' % port
+            options = ['--private-key=' + key, '--certificate=' + cert,
+                       '--ca-cert=' + cert]
+            self.tls = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+            self.tls.check_hostname = False
+            self.tls.load_verify_locations(cert)
+            self.tls.load_cert_chain(cert, key)
         self.log_path = os.path.join(tmp, 'server.log')
         with open(self.log_path, 'w') as log:
             self.proc = subprocess.Popen(
                 [program, '--remote=' + listen,
-                 '--unixctl=' + os.path.join(tmp, 'ctl'), db],
+                 '--unixctl=' + os.path.join(tmp, 'ctl')] + options + [db],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         self.sock = None
         self.buf = b''
@@ -277,6 +312,8 @@ class Server:
             try:
                 sock.connect(self.address)
                 sock.settimeout(30)
+                if self.tls:
+                    sock = self.tls.wrap_socket(sock)
                 self.sock, self.buf = sock, b''
                 return
             except OSError:
@@ -535,9 +572,9 @@ def main(argv):
             label = args.pop(0)
         else:
             cases.append(a.rstrip('/'))
-    if not tool or not cases or remote not in ('unix', 'tcp'):
+    if not tool or not cases or remote not in ('unix', 'tcp', 'ssl'):
         sys.stderr.write('txncompare.py: need --tool and case directories '
-                         '(and --remote unix or tcp)\n')
+                         '(and --remote unix, tcp or ssl)\n')
         return 2
     if server:
         label += ' server over %s' % remote
