@@ -25,6 +25,8 @@ Usage:
                         readable diff per mismatch; exit 1 if any.
   txncompare.py show --tool TOOL [SERVER-OPTIONS] CASEDIR
                         print the masked output
+  txncompare.py selftest
+                        check the masking and the comparison themselves
 SERVER-OPTIONS: --server OVSDB-SERVER [--remote unix|tcp|ssl]: run the
   transactions through "OVSDB-SERVER --remote=... --unixctl=... DB" (DB
   created by "TOOL create") over a Unix socket, 127.0.0.1 TCP or TLS over
@@ -550,7 +552,96 @@ def record(casedir, server, got):
     return 'nothing (the server matches expected.json)'
 
 
+
+# ---------------------------------------------------------------------------
+# Self-test of the masking and the comparison (no programs needed).
+
+def selftest():
+    """Checks that equivalent outputs compare equal and that each kind of
+    real difference is reported.  Returns the number of failed checks."""
+    u = ['%08d-0000-4000-8000-%012d' % (n, n) for n in range(1, 9)]
+    kept = '01234567-89ab-cdef-0123-456789abcdef'
+    requests = [['DB', {'op': 'insert', 'table': 'T', 'row': {}}]]
+
+    def output(a, b, v1, v2, ref_a, ref_b, error='constraint violation',
+               count=2, extra=None):
+        row_a = {'_uuid': ['uuid', a], '_version': ['uuid', v1],
+                 'name': 'a', 'ref': ['uuid', ref_a],
+                 'set': ['set', [['uuid', a], ['uuid', b]]],
+                 'map': ['map', [['x', 1], ['y', 2.0]]],
+                 'fixed': ['uuid', kept]}
+        row_b = {'_uuid': ['uuid', b], '_version': ['uuid', v2],
+                 'name': 'b', 'ref': ['uuid', ref_b],
+                 'set': ['set', []], 'map': ['map', []],
+                 'fixed': ['uuid', kept]}
+        if extra:
+            row_b.update(extra)
+        return {'replies': [[{'uuid': ['uuid', a]}, {'uuid': ['uuid', b]},
+                             {'count': count},
+                             {'error': error, 'details': 'row ' + a}]],
+                'final': [{'rows': [row_a, row_b]}]}
+
+    base = output(u[0], u[1], u[2], u[3], u[1], u[0])
+    equivalent = {
+        'renamed uuids': output(u[4], u[5], u[6], u[7], u[5], u[4]),
+        'reordered': None,
+    }
+    other = output(u[4], u[5], u[6], u[7], u[5], u[4])
+    other['final'][0]['rows'].reverse()
+    other['final'][0]['rows'][1]['set'][1].reverse()
+    other['final'][0]['rows'][1]['map'][1].reverse()
+    other['replies'][0][3]['details'] = 'other words'
+    equivalent['reordered'] = other
+    different = {
+        'swapped reference': output(u[0], u[1], u[2], u[3], u[0], u[1]),
+        'error string': output(u[0], u[1], u[2], u[3], u[1], u[0],
+                               error='referential integrity violation'),
+        'count': output(u[0], u[1], u[2], u[3], u[1], u[0], count=3),
+        'same version twice': output(u[0], u[1], u[2], u[2], u[1], u[0]),
+        'bool for integer': output(u[0], u[1], u[2], u[3], u[1], u[0],
+                                   extra={'x': True}),
+        'set for atom': output(u[0], u[1], u[2], u[3], u[1], u[0],
+                               extra={'name': ['set', ['b']]}),
+        'kept uuid changed': output(u[0], u[1], u[2], u[3], u[1], u[0],
+                                    extra={'fixed': ['uuid', u[5]]}),
+    }
+    base_x = output(u[0], u[1], u[2], u[3], u[1], u[0], extra={'x': 1})
+    different['bool for integer'] = (base_x, different['bool for integer'])
+    equivalent['1 == 1.0'] = (base_x, output(u[0], u[1], u[2], u[3], u[1],
+                                            u[0], extra={'x': 1.0}))
+    failure = {'exit': 1, 'stdout': '', 'stderr': 'one message'}
+    failure2 = {'exit': 'closed', 'stdout': '', 'stderr': 'another'}
+    fail_a = {'replies': [failure], 'final': [{'rows': []}]}
+    fail_b = {'replies': [failure2], 'final': [{'rows': []}]}
+    equivalent['two failures'] = (fail_a, fail_b)
+    different['failure vs reply'] = (fail_a, {'replies': [[]],
+                                              'final': [{'rows': []}]})
+
+    failed = 0
+    with tempfile.TemporaryDirectory(prefix='txn-selftest.') as tmp:
+        with open(os.path.join(tmp, 'requests.json'), 'w') as f:
+            json.dump(requests, f)
+        with open(os.path.join(tmp, 'schema'), 'w') as f:
+            json.dump({'name': 'DB', 'tables': {'T': {}}}, f)
+        for expect_equal, table in ((True, equivalent), (False, different)):
+            for name, pair in sorted(table.items()):
+                a, b = pair if isinstance(pair, tuple) else (base, pair)
+                lines = compare_case(tmp, mask_output(a, [kept]),
+                                     mask_output(b, [kept]))
+                if bool(lines) == expect_equal:
+                    failed += 1
+                    print('selftest FAILED: %s: expected %s' %
+                          (name, 'equal' if expect_equal else 'a mismatch'))
+                    for line in lines:
+                        print(line)
+    print('selftest: %d checks, %d failed'
+          % (len(equivalent) + len(different), failed))
+    return failed
+
+
 def main(argv):
+    if len(argv) == 2 and argv[1] == 'selftest':
+        return 1 if selftest() else 0
     if len(argv) < 2 or argv[1] not in ('record', 'check', 'show'):
         sys.stderr.write(__doc__)
         return 2
