@@ -7,6 +7,9 @@ lib_libsupport_a_SOURCES = \
 	lib/hmap.c lib/hmap.h \
 	lib/util.c lib/util.h \
 	lib/uuid.c lib/uuid.h
+# (engine) generic JSON helpers.
+lib_libsupport_a_SOURCES += lib/json-util.c lib/json-util.h lib/bitmap.h
+
 # (net) event loop, streams, jsonrpc, unixctl, vlog go below.
 lib_libsupport_a_SOURCES += \
 	lib/daemon.c lib/daemon.h \

@@ -52,6 +52,11 @@ bool jsonx_is_tagged_array(const json_t *json, const char *tag, size_t n);
 /* Returns a new reference to the array ["tag", value], stealing 'value'. */
 json_t *jsonx_tagged_new(const char *tag, json_t *value);
 
+/* Returns the member names of object 'json', sorted by strcmp(), and their
+ * number in '*np'.  The names are borrowed from 'json'; caller must free
+ * the array with free(). */
+const char **jsonx_sorted_keys(const json_t *json, size_t *np);
+
 /* Object member access that returns NULL for non-objects. */
 json_t *jsonx_object_get(const json_t *object, const char *name);
 

@@ -3,6 +3,19 @@ noinst_LIBRARIES += ovsdb/libovsdb.a
 ovsdb_libovsdb_a_SOURCES = \
 	ovsdb/version.c ovsdb/version.h
 # (engine) schema, data, transactions go below.
+ovsdb_libovsdb_a_SOURCES += \
+	ovsdb/error.c ovsdb/error.h \
+	ovsdb/parser.c ovsdb/parser.h \
+	ovsdb/type.c ovsdb/type.h \
+	ovsdb/datum.c ovsdb/datum.h \
+	ovsdb/schema.c ovsdb/schema.h \
+	ovsdb/row.c ovsdb/row.h \
+	ovsdb/table.c ovsdb/table.h \
+	ovsdb/ovsdb.c ovsdb/ovsdb.h \
+	ovsdb/condition.c ovsdb/condition.h \
+	ovsdb/mutation.c ovsdb/mutation.h \
+	ovsdb/txn.c ovsdb/txn.h \
+	ovsdb/execution.c ovsdb/execution.h
 
 # (storage) log, file go below.
 

@@ -36,7 +36,9 @@
     TAG(UNKNOWN_MUTATOR, "unknown mutator")                                 \
     TAG(UNKNOWN_DATABASE, "unknown database")                               \
     TAG(NOT_ALLOWED, "not allowed")                                         \
-    TAG(INTERNAL, "internal error")
+    TAG(INTERNAL, "internal error")                                         \
+    TAG(OVSDB, "ovsdb error")                                               \
+    TAG(DUP_UUID, "duplicate uuid")
 
 enum ovsdb_error_tag {
 #define TAG(ENUM, STRING) OVSDB_E_##ENUM,

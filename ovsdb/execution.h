@@ -38,6 +38,8 @@ typedef bool ovsdb_lock_held_cb(const char *name, void *aux);
  * fails ("not allowed").  'lock_held' may be NULL (no locks held).
  * '*durable' is set if a "commit" with "durable": true was seen.
  * '*resultp' receives a new reference (or NULL, see above).
+ * 'timeout_msec' may be NULL if the caller cannot retry: then an
+ * unsatisfied "wait" fails with "not supported", as in ovsdb-tool.
  *
  * If 'params' is not an array starting with the database's name,
  * '*resultp' is a lone error object (not an array), as the reference
@@ -55,7 +57,9 @@ struct ovsdb_txn *ovsdb_execute_compose(struct ovsdb *db,
 void ovsdb_execute_append_error(json_t *result, struct ovsdb_error *error);
 
 /* Convenience for tools and tests: compose, precommit, commit in memory
- * (no storage) and return the full reply; new reference. */
+ * (no storage) and return the full reply; new reference.  Like the
+ * reference's "ovsdb-tool transact", an unsatisfied "wait" with a timeout
+ * replies "not supported" (there is nobody to retry it). */
 json_t *ovsdb_execute(struct ovsdb *db, const json_t *params,
                       bool read_only);
 

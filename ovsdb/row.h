@@ -85,8 +85,9 @@ bool ovsdb_row_equal_columns(const struct ovsdb_row *a,
 /* Parses a JSON object {"column": value, ...} into 'row' (whose other
  * columns are untouched).  Errors: "unknown column" for a column not in
  * the table, the datum errors otherwise.  _uuid and _version members are
- * ignored as the reference does.  If 'columns' is nonnull, the parsed
- * columns are added to it. */
+ * parsed like the others (callers reject or overwrite them, as the
+ * reference does).  If 'columns' is nonnull, the parsed columns are added
+ * to it. */
 struct ovsdb_error *ovsdb_row_from_json(struct ovsdb_row *row,
                                         const json_t *json,
                                         struct ovsdb_symbol_table *symtab,

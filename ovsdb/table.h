@@ -5,7 +5,9 @@
 #ifndef OVSDB_TABLE_H
 #define OVSDB_TABLE_H 1
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "lib/hmap.h"
 #include "lib/uuid.h"
 #include "ovsdb/schema.h"
@@ -47,5 +49,17 @@ ovsdb_table_n_rows(const struct ovsdb_table *table)
  * building databases in tests and tools that do not need undo; the
  * reference counts are updated, constraints are not checked. */
 void ovsdb_table_put_row(struct ovsdb_table *table, struct ovsdb_row *row);
+
+/* Indexes (for ovsdb/txn.c).  Index number 'i' of 'table' holds the
+ * committed rows; a row is in every index of its table once committed. */
+uint32_t ovsdb_table_index_hash(const struct ovsdb_table *table, size_t i,
+                                const struct ovsdb_row *row);
+bool ovsdb_table_index_equal(const struct ovsdb_table *table, size_t i,
+                             const struct ovsdb_row *a,
+                             const struct ovsdb_row *b);
+void ovsdb_table_index_insert(struct ovsdb_table *table,
+                              const struct ovsdb_row *row);
+void ovsdb_table_index_remove(struct ovsdb_table *table,
+                              const struct ovsdb_row *row);
 
 #endif /* ovsdb/table.h */

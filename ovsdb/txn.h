@@ -63,6 +63,11 @@ void ovsdb_txn_row_delete(struct ovsdb_txn *, const struct ovsdb_row *row);
  * garbage collection). */
 bool ovsdb_txn_row_is_new(const struct ovsdb_row *row);
 
+/* True if 'uuid' names a row of 'table' in the transaction's view, or a row
+ * this transaction deleted (so it cannot be reused by an "insert"). */
+bool ovsdb_txn_uuid_in_use(const struct ovsdb_table *table,
+                           const struct uuid *uuid);
+
 /* A comment for the log ("comment" operation); several are joined with
  * "\n".  Borrowed / NULL if none. */
 void ovsdb_txn_add_comment(struct ovsdb_txn *, const char *comment);

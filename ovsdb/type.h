@@ -115,6 +115,11 @@ struct ovsdb_error *ovsdb_type_from_json(struct ovsdb_type *type,
 /* New reference, in the reference server's get_schema form. */
 json_t *ovsdb_type_to_json(const struct ovsdb_type *type);
 
+/* Returns 'type' in English as the reference's error messages spell it:
+ * "integer", "set of up to 3 integers", "map of 1 or more (string,
+ * integer) pairs"...  Caller must free with free(). */
+char *ovsdb_type_to_english(const struct ovsdb_type *type);
+
 static inline bool
 ovsdb_type_is_scalar(const struct ovsdb_type *type)
 {

@@ -19,6 +19,16 @@ tests_unit_test_unixctl_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/e2e/unixctl-appctl.sh
 
 # (engine) ovsdb unit tests go below.
+noinst_PROGRAMS += tests/ovsdb-exec
+tests_ovsdb_exec_SOURCES = tests/ovsdb-exec.c
+tests_ovsdb_exec_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test-error tests/unit/test-json-util \
+	tests/unit/test-schema tests/unit/test-datum tests/unit/test-txn
+tests_unit_test_error_LDADD = $(TEST_LDADD)
+tests_unit_test_json_util_LDADD = $(TEST_LDADD)
+tests_unit_test_schema_LDADD = $(TEST_LDADD)
+tests_unit_test_datum_LDADD = $(TEST_LDADD)
+tests_unit_test_txn_LDADD = $(TEST_LDADD)
 
 # (storage) unit tests go below.
 

@@ -1,0 +1,310 @@
+/* lib/json-util.c: see json-util.h. */
+#include <config.h>
+#include "lib/json-util.h"
+
+#include <errno.h>
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/allocator.h"
+
+static void put_json(struct ds *out, const json_t *json, int indent,
+                     int level);
+
+static void
+put_string(struct ds *out, const char *s, size_t length)
+{
+    ds_put_char(out, '"');
+    for (size_t i = 0; i < length; i++) {
+        unsigned char c = s[i];
+        switch (c) {
+        case '"':
+            ds_put_cstr(out, "\\\"");
+            break;
+        case '\\':
+            ds_put_cstr(out, "\\\\");
+            break;
+        case '\b':
+            ds_put_cstr(out, "\\b");
+            break;
+        case '\f':
+            ds_put_cstr(out, "\\f");
+            break;
+        case '\n':
+            ds_put_cstr(out, "\\n");
+            break;
+        case '\r':
+            ds_put_cstr(out, "\\r");
+            break;
+        case '\t':
+            ds_put_cstr(out, "\\t");
+            break;
+        default:
+            if (c < 0x20) {
+                ds_put_format(out, "\\u%04x", c);
+            } else {
+                ds_put_char(out, c);
+            }
+            break;
+        }
+    }
+    ds_put_char(out, '"');
+}
+
+void
+jsonx_put_real(struct ds *out, double d)
+{
+    ds_put_format(out, "%.*g", DBL_DIG, d);
+}
+
+static int
+compare_keys(const void *a_, const void *b_)
+{
+    const char *const *a = a_;
+    const char *const *b = b_;
+    return strcmp(*a, *b);
+}
+
+static void
+put_newline(struct ds *out, int indent, int level)
+{
+    if (indent) {
+        ds_put_char(out, '\n');
+        ds_put_char_multiple(out, ' ', (size_t) indent * level);
+    }
+}
+
+const char **
+jsonx_sorted_keys(const json_t *json, size_t *np)
+{
+    size_t n = json_object_size(json);
+    const char **keys = xmalloc((n ? n : 1) * sizeof *keys);
+    const char *key;
+    json_t *value;
+    size_t i = 0;
+    json_object_foreach ((json_t *) json, key, value) {
+        keys[i++] = key;
+    }
+    qsort(keys, n, sizeof *keys, compare_keys);
+    *np = n;
+    return keys;
+}
+
+static void
+put_object(struct ds *out, const json_t *json, int indent, int level)
+{
+    size_t n;
+    const char **keys = jsonx_sorted_keys(json, &n);
+    if (!n) {
+        ds_put_cstr(out, "{}");
+        free(keys);
+        return;
+    }
+
+    ds_put_char(out, '{');
+    for (size_t i = 0; i < n; i++) {
+        if (i) {
+            ds_put_char(out, ',');
+        }
+        put_newline(out, indent, level + 1);
+        put_string(out, keys[i], strlen(keys[i]));
+        ds_put_char(out, ':');
+        if (indent) {
+            ds_put_char(out, ' ');
+        }
+        put_json(out, json_object_get(json, keys[i]), indent, level + 1);
+    }
+    put_newline(out, indent, level);
+    ds_put_char(out, '}');
+    free(keys);
+}
+
+static void
+put_array(struct ds *out, const json_t *json, int indent, int level)
+{
+    size_t n = json_array_size(json);
+    if (!n) {
+        ds_put_cstr(out, "[]");
+        return;
+    }
+    ds_put_char(out, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i) {
+            ds_put_char(out, ',');
+        }
+        put_newline(out, indent, level + 1);
+        put_json(out, json_array_get(json, i), indent, level + 1);
+    }
+    put_newline(out, indent, level);
+    ds_put_char(out, ']');
+}
+
+static void
+put_json(struct ds *out, const json_t *json, int indent, int level)
+{
+    switch (json_typeof(json)) {
+    case JSON_OBJECT:
+        put_object(out, json, indent, level);
+        break;
+    case JSON_ARRAY:
+        put_array(out, json, indent, level);
+        break;
+    case JSON_STRING:
+        put_string(out, json_string_value(json), json_string_length(json));
+        break;
+    case JSON_INTEGER:
+        ds_put_format(out, "%lld", (long long) json_integer_value(json));
+        break;
+    case JSON_REAL:
+        jsonx_put_real(out, json_real_value(json));
+        break;
+    case JSON_TRUE:
+        ds_put_cstr(out, "true");
+        break;
+    case JSON_FALSE:
+        ds_put_cstr(out, "false");
+        break;
+    case JSON_NULL:
+    default:
+        ds_put_cstr(out, "null");
+        break;
+    }
+}
+
+void
+jsonx_put(struct ds *out, const json_t *json)
+{
+    put_json(out, json, 0, 0);
+}
+
+void
+jsonx_put_pretty(struct ds *out, const json_t *json, int indent)
+{
+    put_json(out, json, indent, 0);
+}
+
+char *
+jsonx_to_string_sorted(const json_t *json)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    jsonx_put(&s, json);
+    return ds_steal_cstr(&s);
+}
+
+json_t *
+jsonx_from_buffer(const char *s, size_t length, char **errorp)
+{
+    json_error_t error;
+    json_t *json = json_loadb(s, length,
+                              JSON_DECODE_ANY, &error);
+    if (!json) {
+        if (errorp) {
+            *errorp = xasprintf("line %d, column %d: %s", error.line,
+                                error.column, error.text);
+        }
+        return NULL;
+    }
+    if (errorp) {
+        *errorp = NULL;
+    }
+    return json;
+}
+
+json_t *
+jsonx_from_string(const char *s, char **errorp)
+{
+    return jsonx_from_buffer(s, strlen(s), errorp);
+}
+
+json_t *
+jsonx_from_file(const char *path, char **errorp)
+{
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        if (errorp) {
+            *errorp = xasprintf("%s: open failed (%s)", path,
+                                ovs_strerror(errno));
+        }
+        return NULL;
+    }
+
+    struct ds buf = DS_EMPTY_INITIALIZER;
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, file)) > 0) {
+        ds_put_buffer(&buf, chunk, n);
+    }
+    bool failed = ferror(file);
+    fclose(file);
+    if (failed) {
+        if (errorp) {
+            *errorp = xasprintf("%s: read failed", path);
+        }
+        ds_destroy(&buf);
+        return NULL;
+    }
+
+    char *error = NULL;
+    json_t *json = jsonx_from_buffer(buf.string ? buf.string : "",
+                                     buf.length, &error);
+    ds_destroy(&buf);
+    if (!json) {
+        if (errorp) {
+            *errorp = xasprintf("%s: %s", path, error);
+        }
+        free(error);
+    } else if (errorp) {
+        *errorp = NULL;
+    }
+    return json;
+}
+
+const char *
+jsonx_type_name(const json_t *json)
+{
+    switch (json_typeof(json)) {
+    case JSON_OBJECT:
+        return "object";
+    case JSON_ARRAY:
+        return "array";
+    case JSON_STRING:
+        return "string";
+    case JSON_INTEGER:
+        return "integer";
+    case JSON_REAL:
+        return "real";
+    case JSON_TRUE:
+        return "true";
+    case JSON_FALSE:
+        return "false";
+    case JSON_NULL:
+    default:
+        return "null";
+    }
+}
+
+bool
+jsonx_is_tagged_array(const json_t *json, const char *tag, size_t n)
+{
+    if (!json_is_array(json) || json_array_size(json) != n || !n) {
+        return false;
+    }
+    const json_t *first = json_array_get(json, 0);
+    return json_is_string(first) && !strcmp(json_string_value(first), tag);
+}
+
+json_t *
+jsonx_tagged_new(const char *tag, json_t *value)
+{
+    json_t *array = json_array();
+    json_array_append_new(array, json_string(tag));
+    json_array_append_new(array, value);
+    return array;
+}
+
+json_t *
+jsonx_object_get(const json_t *object, const char *name)
+{
+    return json_is_object(object) ? json_object_get(object, name) : NULL;
+}

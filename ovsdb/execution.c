@@ -1,0 +1,687 @@
+/* ovsdb/execution.c: see execution.h. */
+#include <config.h>
+#include "ovsdb/execution.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/allocator.h"
+#include "lib/hash.h"
+#include "lib/json-util.h"
+#include "ovsdb/condition.h"
+#include "ovsdb/datum.h"
+#include "ovsdb/error.h"
+#include "ovsdb/mutation.h"
+#include "ovsdb/ovsdb.h"
+#include "ovsdb/parser.h"
+#include "ovsdb/row.h"
+#include "ovsdb/schema.h"
+#include "ovsdb/table.h"
+#include "ovsdb/txn.h"
+
+struct execution {
+    struct ovsdb *db;
+    struct ovsdb_txn *txn;
+    struct ovsdb_symbol_table *symtab;
+    bool durable;
+    ovsdb_lock_held_cb *lock_held;
+    void *lock_aux;
+    long long elapsed_msec;
+    long long timeout_msec;     /* LLONG_MAX if no wait is pending. */
+};
+
+typedef struct ovsdb_error *executor_func(struct execution *,
+                                          struct ovsdb_parser *,
+                                          json_t *result);
+
+static struct ovsdb_table *
+parse_table(struct execution *x, struct ovsdb_parser *p)
+{
+    const json_t *json = ovsdb_parser_member(p, "table", OP_ID);
+    if (!json) {
+        return NULL;
+    }
+    struct ovsdb_table *table = ovsdb_get_table(x->db,
+                                                json_string_value(json));
+    if (!table) {
+        ovsdb_parser_raise_error(p, "No table named %s.",
+                                 json_string_value(json));
+    }
+    return table;
+}
+
+/* Rows of 'table' that match 'cond', in an array (so callers may modify or
+ * delete them).  Uses the _uuid fast path when the condition has one. */
+struct row_list {
+    const struct ovsdb_row **rows;
+    size_t n, allocated;
+};
+
+static void
+row_list_add(struct row_list *list, const struct ovsdb_row *row)
+{
+    if (list->n >= list->allocated) {
+        list->rows = x2nrealloc(list->rows, &list->allocated,
+                                sizeof *list->rows);
+    }
+    list->rows[list->n++] = row;
+}
+
+static void
+query(const struct ovsdb_table *table, const struct ovsdb_condition *cond,
+      struct row_list *list)
+{
+    list->rows = NULL;
+    list->n = list->allocated = 0;
+    if (ovsdb_condition_is_false(cond)) {
+        return;
+    }
+    const struct uuid *uuid = ovsdb_condition_get_uuid(cond);
+    if (uuid) {
+        const struct ovsdb_row *row = ovsdb_table_find_row(table, uuid);
+        if (row && ovsdb_condition_match(row, cond)) {
+            row_list_add(list, row);
+        }
+        return;
+    }
+    const struct ovsdb_row *row;
+    OVSDB_TABLE_FOR_EACH_ROW (row, table) {
+        if (ovsdb_condition_match(row, cond)) {
+            row_list_add(list, row);
+        }
+    }
+}
+
+static struct ovsdb_error *
+execute_insert(struct execution *x, struct ovsdb_parser *p, json_t *result)
+{
+    struct ovsdb_table *table = parse_table(x, p);
+    const json_t *uuid_name = ovsdb_parser_member(p, "uuid-name",
+                                                  OP_ID | OP_OPTIONAL);
+    const json_t *uuid_json = ovsdb_parser_member(p, "uuid",
+                                                  OP_STRING | OP_OPTIONAL);
+    const json_t *row_json = ovsdb_parser_member(p, "row", OP_OBJECT);
+    if (ovsdb_parser_has_error(p)) {
+        return NULL;
+    }
+
+    struct uuid uuid;
+    if (uuid_json) {
+        if (!uuid_from_string(&uuid, json_string_value(uuid_json))) {
+            return ovsdb_syntax_error(uuid_json, OVSDB_E_SYNTAX, "bad uuid");
+        }
+        if (ovsdb_txn_uuid_in_use(table, &uuid)) {
+            return ovsdb_syntax_error(uuid_json, OVSDB_E_DUP_UUID, "This "
+                                      "UUID would duplicate a UUID already "
+                                      "present within the table or deleted "
+                                      "within the same transaction.");
+        }
+    } else {
+        uuid_generate(&uuid);
+    }
+
+    if (uuid_name) {
+        const char *name = json_string_value(uuid_name);
+        struct ovsdb_symbol *symbol = ovsdb_symbol_table_get(x->symtab, name);
+        if (symbol) {
+            if (symbol->created) {
+                return ovsdb_syntax_error(uuid_name, OVSDB_E_DUP_NAME,
+                                          "This \"uuid-name\" appeared on an "
+                                          "earlier \"insert\" operation.");
+            }
+            if (uuid_json) {
+                symbol->uuid = uuid;
+            } else {
+                uuid = symbol->uuid;
+            }
+            symbol->created = true;
+        } else {
+            ovsdb_symbol_table_put(x->symtab, name, &uuid, true);
+        }
+    }
+
+    struct ovsdb_row *row = ovsdb_row_create(table);
+    struct ovsdb_error *error = ovsdb_row_from_json(row, row_json, x->symtab,
+                                                    NULL);
+    const struct ovsdb_table_schema *ts = table->schema;
+    for (size_t i = OVSDB_N_STD_COLUMNS; i < ts->n_columns && !error; i++) {
+        error = ovsdb_datum_check_constraints(&row->fields[i],
+                                              &ts->columns[i]->type);
+    }
+    if (error) {
+        ovsdb_row_destroy(row);
+        return error;
+    }
+
+    ovsdb_row_set_uuid(row, &uuid);
+    ovsdb_txn_row_insert(x->txn, row);
+    json_object_set_new(result, "uuid", ovsdb_datum_to_json(
+                            &row->fields[OVSDB_COL_UUID],
+                            &ts->columns[OVSDB_COL_UUID]->type));
+    return NULL;
+}
+
+struct projected_row {
+    struct hmap_node node;
+    const struct ovsdb_row *row;
+};
+
+/* Adds 'row' to 'set' (by the values of 'columns') unless an equal row is
+ * already there; returns true if added. */
+static bool
+projected_set_add(struct hmap *set, const struct ovsdb_row *row,
+                  const struct ovsdb_column_set *columns,
+                  struct projected_row *storage)
+{
+    uint32_t hash = ovsdb_row_hash_columns(row, columns, 0);
+    struct projected_row *pr;
+    HMAP_FOR_EACH_WITH_HASH (pr, node, hash, set) {
+        if (ovsdb_row_equal_columns(pr->row, row, columns)) {
+            return false;
+        }
+    }
+    storage->row = row;
+    hmap_insert(set, &storage->node, hash);
+    return true;
+}
+
+static bool
+projected_set_contains(const struct hmap *set, const struct ovsdb_row *row,
+                       const struct ovsdb_column_set *columns)
+{
+    uint32_t hash = ovsdb_row_hash_columns(row, columns, 0);
+    struct projected_row *pr;
+    HMAP_FOR_EACH_WITH_HASH (pr, node, hash, set) {
+        if (ovsdb_row_equal_columns(pr->row, row, columns)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Parses the "where" condition and "columns" of an operation.  On error,
+ * both outputs are left empty. */
+static struct ovsdb_error *
+parse_where_and_columns(struct execution *x, const struct ovsdb_table *table,
+                        const json_t *where, const json_t *columns_json,
+                        struct ovsdb_condition *cond,
+                        struct ovsdb_column_set *columns)
+{
+    ovsdb_column_set_init(columns);
+    struct ovsdb_error *error = ovsdb_condition_from_json(
+        table->schema, where, x->symtab, cond);
+    if (!error) {
+        error = ovsdb_column_set_from_json(columns_json, table->schema,
+                                           columns);
+        if (error) {
+            ovsdb_condition_destroy(cond);
+        }
+    }
+    return error;
+}
+
+static struct ovsdb_error *
+execute_select(struct execution *x, struct ovsdb_parser *p, json_t *result)
+{
+    struct ovsdb_table *table = parse_table(x, p);
+    const json_t *where = ovsdb_parser_member(p, "where", OP_ARRAY);
+    const json_t *columns_json = ovsdb_parser_member(p, "columns",
+                                                     OP_ARRAY | OP_OPTIONAL);
+    if (ovsdb_parser_has_error(p)) {
+        return NULL;
+    }
+
+    struct ovsdb_condition cond;
+    struct ovsdb_column_set columns;
+    struct ovsdb_error *error = parse_where_and_columns(
+        x, table, where, columns_json, &cond, &columns);
+    if (error) {
+        return error;
+    }
+
+    struct row_list list;
+    query(table, &cond, &list);
+
+    bool distinct = (!columns.n_columns
+                     || ovsdb_column_set_contains(&columns, OVSDB_COL_UUID));
+    struct hmap seen = HMAP_INITIALIZER(&seen);
+    struct projected_row *storage = NULL;
+    if (!distinct) {
+        storage = xmalloc((list.n ? list.n : 1) * sizeof *storage);
+    }
+    json_t *rows = json_array();
+    for (size_t i = 0; i < list.n; i++) {
+        if (distinct
+            || projected_set_add(&seen, list.rows[i], &columns,
+                                 &storage[i])) {
+            json_array_append_new(rows,
+                                  ovsdb_row_to_json(list.rows[i], &columns));
+        }
+    }
+    json_object_set_new(result, "rows", rows);
+
+    hmap_destroy(&seen);
+    free(storage);
+    free(list.rows);
+    ovsdb_column_set_destroy(&columns);
+    ovsdb_condition_destroy(&cond);
+    return NULL;
+}
+
+static struct ovsdb_error *
+execute_update(struct execution *x, struct ovsdb_parser *p, json_t *result)
+{
+    struct ovsdb_table *table = parse_table(x, p);
+    const json_t *where = ovsdb_parser_member(p, "where", OP_ARRAY);
+    const json_t *row_json = ovsdb_parser_member(p, "row", OP_OBJECT);
+    if (ovsdb_parser_has_error(p)) {
+        return NULL;
+    }
+
+    struct ovsdb_column_set columns = OVSDB_COLUMN_SET_INITIALIZER;
+    struct ovsdb_row *row = ovsdb_row_create(table);
+    struct ovsdb_error *error = ovsdb_row_from_json(row, row_json, x->symtab,
+                                                    &columns);
+    for (size_t i = 0; i < columns.n_columns && !error; i++) {
+        const struct ovsdb_column *column = columns.columns[i];
+        if (!column->is_mutable) {
+            error = ovsdb_syntax_error(p->json, OVSDB_E_CONSTRAINT, "Cannot "
+                                       "update immutable column %s in table "
+                                       "%s.", column->name,
+                                       table->schema->name);
+        }
+    }
+
+    struct ovsdb_condition cond = OVSDB_CONDITION_INITIALIZER;
+    if (!error) {
+        error = ovsdb_condition_from_json(table->schema, where, x->symtab,
+                                          &cond);
+    }
+    if (!error) {
+        struct row_list list;
+        query(table, &cond, &list);
+        for (size_t i = 0; i < list.n; i++) {
+            const struct ovsdb_row *old = list.rows[i];
+            if (ovsdb_row_equal_columns(old, row, &columns)) {
+                continue;
+            }
+            struct ovsdb_row *new = ovsdb_txn_row_modify(x->txn, old);
+            for (size_t j = 0; j < columns.n_columns; j++) {
+                const struct ovsdb_column *column = columns.columns[j];
+                struct ovsdb_datum *d = &new->fields[column->index];
+                ovsdb_datum_destroy(d, &column->type);
+                ovsdb_datum_clone(d, &row->fields[column->index],
+                                  &column->type);
+            }
+        }
+        json_object_set_new(result, "count", json_integer(list.n));
+        free(list.rows);
+    }
+
+    ovsdb_condition_destroy(&cond);
+    ovsdb_column_set_destroy(&columns);
+    ovsdb_row_destroy(row);
+    return error;
+}
+
+static struct ovsdb_error *
+execute_mutate(struct execution *x, struct ovsdb_parser *p, json_t *result)
+{
+    struct ovsdb_table *table = parse_table(x, p);
+    const json_t *where = ovsdb_parser_member(p, "where", OP_ARRAY);
+    const json_t *mutations_json = ovsdb_parser_member(p, "mutations",
+                                                       OP_ARRAY);
+    if (ovsdb_parser_has_error(p)) {
+        return NULL;
+    }
+
+    struct ovsdb_mutation_set mutations = OVSDB_MUTATION_SET_INITIALIZER;
+    struct ovsdb_condition cond = OVSDB_CONDITION_INITIALIZER;
+    struct ovsdb_error *error = ovsdb_mutation_set_from_json(
+        table->schema, mutations_json, x->symtab, &mutations);
+    if (!error) {
+        error = ovsdb_condition_from_json(table->schema, where, x->symtab,
+                                          &cond);
+    }
+    if (!error) {
+        struct row_list list;
+        query(table, &cond, &list);
+        for (size_t i = 0; i < list.n && !error; i++) {
+            struct ovsdb_row *row = ovsdb_txn_row_modify(x->txn,
+                                                         list.rows[i]);
+            error = ovsdb_mutation_set_execute(row, &mutations);
+        }
+        if (!error) {
+            json_object_set_new(result, "count", json_integer(list.n));
+        }
+        free(list.rows);
+    }
+    ovsdb_condition_destroy(&cond);
+    ovsdb_mutation_set_destroy(&mutations);
+    return error;
+}
+
+static struct ovsdb_error *
+execute_delete(struct execution *x, struct ovsdb_parser *p, json_t *result)
+{
+    struct ovsdb_table *table = parse_table(x, p);
+    const json_t *where = ovsdb_parser_member(p, "where", OP_ARRAY);
+    if (ovsdb_parser_has_error(p)) {
+        return NULL;
+    }
+
+    struct ovsdb_condition cond;
+    struct ovsdb_error *error = ovsdb_condition_from_json(
+        table->schema, where, x->symtab, &cond);
+    if (!error) {
+        struct row_list list;
+        query(table, &cond, &list);
+        for (size_t i = 0; i < list.n; i++) {
+            ovsdb_txn_row_delete(x->txn, list.rows[i]);
+        }
+        json_object_set_new(result, "count", json_integer(list.n));
+        free(list.rows);
+        ovsdb_condition_destroy(&cond);
+    }
+    return error;
+}
+
+static struct ovsdb_error *
+execute_wait(struct execution *x, struct ovsdb_parser *p, json_t *result)
+{
+    struct ovsdb_table *table = parse_table(x, p);
+    const json_t *timeout_json = ovsdb_parser_member(p, "timeout",
+                                                     OP_NUMBER | OP_OPTIONAL);
+    const json_t *where = ovsdb_parser_member(p, "where", OP_ARRAY);
+    const json_t *columns_json = ovsdb_parser_member(p, "columns", OP_ARRAY);
+    const json_t *until = ovsdb_parser_member(p, "until", OP_STRING);
+    const json_t *rows_json = ovsdb_parser_member(p, "rows", OP_ARRAY);
+    if (ovsdb_parser_has_error(p)) {
+        return NULL;
+    }
+
+    long long timeout = LLONG_MAX;
+    if (timeout_json) {
+        double t = json_number_value(timeout_json);
+        timeout = t < 0 ? 0 : t >= (double) LLONG_MAX ? LLONG_MAX
+                  : (long long) t;
+    }
+    const char *until_s = json_string_value(until);
+    bool want_equal;
+    if (!strcmp(until_s, "==")) {
+        want_equal = true;
+    } else if (!strcmp(until_s, "!=")) {
+        want_equal = false;
+    } else {
+        return ovsdb_syntax_error(until, OVSDB_E_SYNTAX,
+                                  "\"until\" must be \"==\" or \"!=\"");
+    }
+
+    struct ovsdb_condition cond;
+    struct ovsdb_column_set columns;
+    struct ovsdb_error *error = parse_where_and_columns(
+        x, table, where, columns_json, &cond, &columns);
+    if (error) {
+        return error;
+    }
+
+    size_t n_expected = json_array_size(rows_json);
+    struct ovsdb_row **expected = xmalloc((n_expected ? n_expected : 1)
+                                          * sizeof *expected);
+    struct projected_row *exp_storage = xmalloc(
+        (n_expected ? n_expected : 1) * sizeof *exp_storage);
+    struct hmap exp_set = HMAP_INITIALIZER(&exp_set);
+    size_t n_parsed = 0;
+    for (size_t i = 0; i < n_expected && !error; i++) {
+        struct ovsdb_row *row = ovsdb_row_create(table);
+        error = ovsdb_row_from_json(row, json_array_get(rows_json, i),
+                                    x->symtab, NULL);
+        expected[n_parsed++] = row;
+        if (!error) {
+            projected_set_add(&exp_set, row, &columns, &exp_storage[i]);
+        }
+    }
+
+    if (!error) {
+        struct row_list list;
+        query(table, &cond, &list);
+        struct hmap act_set = HMAP_INITIALIZER(&act_set);
+        struct projected_row *act_storage = xmalloc(
+            (list.n ? list.n : 1) * sizeof *act_storage);
+        bool equal = true;
+        for (size_t i = 0; i < list.n && equal; i++) {
+            if (!projected_set_contains(&exp_set, list.rows[i], &columns)) {
+                equal = false;
+            } else {
+                projected_set_add(&act_set, list.rows[i], &columns,
+                                  &act_storage[i]);
+            }
+        }
+        equal = equal && hmap_count(&act_set) == hmap_count(&exp_set);
+        hmap_destroy(&act_set);
+        free(act_storage);
+        free(list.rows);
+
+        if (equal != want_equal) {
+            if (x->elapsed_msec >= timeout) {
+                error = ovsdb_error(OVSDB_E_TIMED_OUT, timeout
+                                    ? "\"wait\" timed out"
+                                    : "\"where\" clause test failed");
+            } else {
+                long long remaining = timeout - x->elapsed_msec;
+                if (remaining < x->timeout_msec) {
+                    x->timeout_msec = remaining;
+                }
+                /* Tells ovsdb_execute_compose() to retry later. */
+                error = ovsdb_error(OVSDB_E_NOT_SUPP,
+                                    "triggers not supported");
+            }
+        }
+    }
+
+    for (size_t i = 0; i < n_parsed; i++) {
+        ovsdb_row_destroy(expected[i]);
+    }
+    free(expected);
+    free(exp_storage);
+    hmap_destroy(&exp_set);
+    ovsdb_column_set_destroy(&columns);
+    ovsdb_condition_destroy(&cond);
+    return error;
+}
+
+static struct ovsdb_error *
+execute_commit(struct execution *x, struct ovsdb_parser *p, json_t *result)
+{
+    const json_t *durable = ovsdb_parser_member(p, "durable", OP_BOOLEAN);
+    if (durable && json_is_true(durable)) {
+        x->durable = true;
+    }
+    return NULL;
+}
+
+static struct ovsdb_error *
+execute_abort(struct execution *x, struct ovsdb_parser *p, json_t *result)
+{
+    return ovsdb_error(OVSDB_E_ABORTED, "aborted by request");
+}
+
+static struct ovsdb_error *
+execute_comment(struct execution *x, struct ovsdb_parser *p, json_t *result)
+{
+    const json_t *comment = ovsdb_parser_member(p, "comment", OP_STRING);
+    if (comment) {
+        ovsdb_txn_add_comment(x->txn, json_string_value(comment));
+    }
+    return NULL;
+}
+
+static struct ovsdb_error *
+execute_assert(struct execution *x, struct ovsdb_parser *p, json_t *result)
+{
+    const json_t *lock = ovsdb_parser_member(p, "lock", OP_ID);
+    if (!lock) {
+        return NULL;
+    }
+    const char *name = json_string_value(lock);
+    if (!x->lock_held || !x->lock_held(name, x->lock_aux)) {
+        return ovsdb_error(OVSDB_E_NOT_OWNER, "Asserted lock %s not held.",
+                           name);
+    }
+    return NULL;
+}
+
+struct operation {
+    const char *name;
+    bool read_only;
+    executor_func *execute;
+};
+
+static const struct operation operations[] = {
+    { "insert", false, execute_insert },
+    { "select", true, execute_select },
+    { "update", false, execute_update },
+    { "mutate", false, execute_mutate },
+    { "delete", false, execute_delete },
+    { "wait", true, execute_wait },
+    { "commit", false, execute_commit },
+    { "abort", true, execute_abort },
+    { "comment", true, execute_comment },
+    { "assert", true, execute_assert },
+};
+
+static const struct operation *
+lookup_operation(const char *name)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(operations); i++) {
+        if (!strcmp(operations[i].name, name)) {
+            return &operations[i];
+        }
+    }
+    return NULL;
+}
+
+void
+ovsdb_execute_append_error(json_t *result, struct ovsdb_error *error)
+{
+    json_array_append_new(result, ovsdb_error_to_json_free(error));
+}
+
+struct ovsdb_txn *
+ovsdb_execute_compose(struct ovsdb *db, const json_t *params, bool read_only,
+                      ovsdb_lock_held_cb *lock_held, void *lock_aux,
+                      long long elapsed_msec, long long *timeout_msec,
+                      bool *durable, json_t **resultp)
+{
+    *durable = false;
+    if (timeout_msec) {
+        *timeout_msec = LLONG_MAX;
+    }
+    if (!json_is_array(params)) {
+        *resultp = ovsdb_error_to_json_free(ovsdb_syntax_error(
+            params, OVSDB_E_SYNTAX, "array expected"));
+        return NULL;
+    }
+    const json_t *db_name = json_array_get(params, 0);
+    if (!json_is_string(db_name)
+        || strcmp(json_string_value(db_name), ovsdb_get_schema(db)->name)) {
+        *resultp = ovsdb_error_to_json_free(ovsdb_syntax_error(
+            params, OVSDB_E_SYNTAX,
+            "database name expected as first parameter"));
+        return NULL;
+    }
+
+    struct execution x = {
+        .db = db,
+        .txn = ovsdb_txn_create(db),
+        .symtab = ovsdb_symbol_table_create(),
+        .durable = false,
+        .lock_held = lock_held,
+        .lock_aux = lock_aux,
+        .elapsed_msec = elapsed_msec,
+        .timeout_msec = LLONG_MAX,
+    };
+
+    size_t n_ops = json_array_size(params) - 1;
+    json_t *results = json_array();
+    struct ovsdb_error *error = NULL;
+    for (size_t i = 1; i <= n_ops; i++) {
+        const json_t *op_json = json_array_get(params, i);
+        struct ovsdb_parser p;
+        ovsdb_parser_init(&p, op_json, "ovsdb operation %zu of %zu", i,
+                          n_ops);
+        const json_t *op = ovsdb_parser_member(&p, "op", OP_ID);
+        json_t *result = json_object();
+        const struct operation *operation = NULL;
+        if (op) {
+            operation = lookup_operation(json_string_value(op));
+            if (operation) {
+                error = operation->execute(&x, &p, result);
+            } else {
+                ovsdb_parser_raise_error(&p, "No operation \"%s\"",
+                                         json_string_value(op));
+            }
+        }
+
+        struct ovsdb_error *parse_error = ovsdb_parser_finish(&p);
+        if (parse_error) {
+            ovsdb_error_destroy(error);
+            error = parse_error;
+        }
+        if (!error && read_only && operation && !operation->read_only) {
+            error = ovsdb_error(OVSDB_E_NOT_ALLOWED, "%s operation not "
+                                "allowed when database server is in read "
+                                "only mode", operation->name);
+        }
+        if (error) {
+            json_decref(result);
+            if (ovsdb_error_get_tag(error) == OVSDB_E_NOT_SUPP
+                && timeout_msec) {
+                /* An unsatisfied "wait": retry later. */
+                ovsdb_error_destroy(error);
+                ovsdb_txn_abort(x.txn);
+                ovsdb_symbol_table_destroy(x.symtab);
+                json_decref(results);
+                *timeout_msec = x.timeout_msec;
+                *resultp = NULL;
+                return NULL;
+            }
+            json_array_append_new(results, ovsdb_error_to_json(error));
+            for (size_t j = i + 1; j <= n_ops; j++) {
+                json_array_append_new(results, json_null());
+            }
+            break;
+        }
+        json_array_append_new(results, result);
+    }
+    ovsdb_symbol_table_destroy(x.symtab);
+    *resultp = results;
+    *durable = x.durable;
+
+    if (error || ovsdb_txn_is_empty(x.txn)) {
+        ovsdb_error_destroy(error);
+        ovsdb_txn_abort(x.txn);
+        return NULL;
+    }
+    return x.txn;
+}
+
+json_t *
+ovsdb_execute(struct ovsdb *db, const json_t *params, bool read_only)
+{
+    bool durable;
+    json_t *result;
+    struct ovsdb_txn *txn = ovsdb_execute_compose(db, params, read_only,
+                                                  NULL, NULL, 0, NULL,
+                                                  &durable, &result);
+    if (txn) {
+        struct ovsdb_error *error = ovsdb_txn_precommit(txn);
+        if (error) {
+            ovsdb_execute_append_error(result, error);
+            ovsdb_txn_abort(txn);
+        } else {
+            ovsdb_txn_commit_finish(txn);
+        }
+    }
+    return result;
+}

@@ -1,0 +1,177 @@
+/* ovsdb/row.c: see row.h. */
+#include <config.h>
+#include "ovsdb/row.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "lib/allocator.h"
+#include "lib/hash.h"
+#include "ovsdb/error.h"
+#include "ovsdb/table.h"
+
+static size_t
+row_size(const struct ovsdb_table_schema *ts, size_t n_indexes)
+{
+    return (sizeof(struct ovsdb_row)
+            + ts->n_columns * sizeof(struct ovsdb_datum)
+            + n_indexes * sizeof(struct hmap_node));
+}
+
+struct ovsdb_row *
+ovsdb_row_create(const struct ovsdb_table *table)
+{
+    const struct ovsdb_table_schema *ts = table->schema;
+    struct ovsdb_row *row = xmalloc(row_size(ts, ts->n_indexes));
+    row->table = (struct ovsdb_table *) table;
+    row->txn_row = NULL;
+    row->n_refs = 0;
+    for (size_t i = 0; i < ts->n_columns; i++) {
+        ovsdb_datum_init_default(&row->fields[i], &ts->columns[i]->type);
+    }
+    return row;
+}
+
+struct ovsdb_row *
+ovsdb_row_clone(const struct ovsdb_row *old)
+{
+    const struct ovsdb_table_schema *ts = old->table->schema;
+    struct ovsdb_row *row = xmalloc(row_size(ts, ts->n_indexes));
+    row->table = old->table;
+    row->txn_row = NULL;
+    row->n_refs = old->n_refs;
+    for (size_t i = 0; i < ts->n_columns; i++) {
+        ovsdb_datum_clone(&row->fields[i], &old->fields[i],
+                          &ts->columns[i]->type);
+    }
+    return row;
+}
+
+void
+ovsdb_row_destroy(struct ovsdb_row *row)
+{
+    if (row) {
+        const struct ovsdb_table_schema *ts = row->table->schema;
+        for (size_t i = 0; i < ts->n_columns; i++) {
+            ovsdb_datum_destroy(&row->fields[i], &ts->columns[i]->type);
+        }
+        free(row);
+    }
+}
+
+void
+ovsdb_row_set_uuid(struct ovsdb_row *row, const struct uuid *uuid)
+{
+    row->fields[OVSDB_COL_UUID].keys[0].uuid = *uuid;
+}
+
+void
+ovsdb_row_set_version(struct ovsdb_row *row, const struct uuid *uuid)
+{
+    row->fields[OVSDB_COL_VERSION].keys[0].uuid = *uuid;
+}
+
+struct hmap_node *
+ovsdb_row_get_index_node(const struct ovsdb_row *row, size_t i)
+{
+    const struct ovsdb_table_schema *ts = row->table->schema;
+    return (struct hmap_node *) (void *) &row->fields[ts->n_columns] + i;
+}
+
+struct ovsdb_row *
+ovsdb_row_from_index_node(const struct ovsdb_table *table, size_t i,
+                          const struct hmap_node *node)
+{
+    const struct ovsdb_table_schema *ts = table->schema;
+    return (struct ovsdb_row *) (void *)
+        ((char *) (node - i) - ts->n_columns * sizeof(struct ovsdb_datum)
+         - offsetof(struct ovsdb_row, fields));
+}
+
+uint32_t
+ovsdb_row_hash_columns(const struct ovsdb_row *row,
+                       const struct ovsdb_column_set *columns,
+                       uint32_t basis)
+{
+    for (size_t i = 0; i < columns->n_columns; i++) {
+        const struct ovsdb_column *column = columns->columns[i];
+        basis = ovsdb_datum_hash(&row->fields[column->index], &column->type,
+                                 basis);
+    }
+    return basis;
+}
+
+bool
+ovsdb_row_equal_columns(const struct ovsdb_row *a, const struct ovsdb_row *b,
+                        const struct ovsdb_column_set *columns)
+{
+    for (size_t i = 0; i < columns->n_columns; i++) {
+        const struct ovsdb_column *column = columns->columns[i];
+        if (!ovsdb_datum_equals(&a->fields[column->index],
+                                &b->fields[column->index], &column->type)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+struct ovsdb_error *
+ovsdb_row_from_json(struct ovsdb_row *row, const json_t *json,
+                    struct ovsdb_symbol_table *symtab,
+                    struct ovsdb_column_set *columns)
+{
+    const struct ovsdb_table_schema *ts = row->table->schema;
+    if (!json_is_object(json)) {
+        return ovsdb_syntax_error(json, OVSDB_E_SYNTAX, "row must be JSON "
+                                  "object");
+    }
+
+    const char *name;
+    json_t *value;
+    json_object_foreach ((json_t *) json, name, value) {
+        const struct ovsdb_column *column;
+        column = ovsdb_table_schema_find_column(ts, name);
+        if (!column) {
+            return ovsdb_syntax_error(json, OVSDB_E_UNKNOWN_COLUMN,
+                                      "No column %s in table %s.", name,
+                                      ts->name);
+        }
+        struct ovsdb_datum datum;
+        struct ovsdb_error *error = ovsdb_datum_from_json(
+            &datum, &column->type, value, symtab);
+        if (error) {
+            return error;
+        }
+        ovsdb_datum_swap(&row->fields[column->index], &datum);
+        ovsdb_datum_destroy(&datum, &column->type);
+        if (columns && !ovsdb_column_set_contains(columns, column->index)) {
+            ovsdb_column_set_add(columns, column);
+        }
+    }
+    return NULL;
+}
+
+json_t *
+ovsdb_row_to_json(const struct ovsdb_row *row,
+                  const struct ovsdb_column_set *columns)
+{
+    json_t *json = json_object();
+    for (size_t i = 0; i < columns->n_columns; i++) {
+        const struct ovsdb_column *column = columns->columns[i];
+        json_object_set_new(json, column->name,
+                            ovsdb_datum_to_json(&row->fields[column->index],
+                                                &column->type));
+    }
+    return json;
+}
+
+size_t
+ovsdb_row_memory(const struct ovsdb_row *row)
+{
+    const struct ovsdb_table_schema *ts = row->table->schema;
+    size_t size = row_size(ts, ts->n_indexes);
+    for (size_t i = 0; i < ts->n_columns; i++) {
+        const struct ovsdb_datum *d = &row->fields[i];
+        size += d->n * sizeof *d->keys * (d->values ? 2 : 1);
+    }
+    return size;
+}

@@ -1,0 +1,64 @@
+/* tests/unit/test-json-util.c: deterministic JSON output and parsing. */
+#include <config.h>
+#include "lib/json-util.h"
+
+#include <stdlib.h>
+#include "tests/unit/check.h"
+
+static void
+check_roundtrip(const char *in, const char *expected)
+{
+    char *error;
+    json_t *json = jsonx_from_string(in, &error);
+    CHECK(json != NULL);
+    if (json) {
+        char *s = jsonx_to_string_sorted(json);
+        CHECK_STREQ(s, expected);
+        free(s);
+        json_decref(json);
+    } else {
+        fprintf(stderr, "parse error: %s\n", error);
+        free(error);
+    }
+}
+
+int
+main(void)
+{
+    check_roundtrip("{\"b\":1,\"a\":[true,false,null]}",
+                    "{\"a\":[true,false,null],\"b\":1}");
+    /* Reals as Open vSwitch prints them (%.15g). */
+    check_roundtrip("[1.0,0.1,1e300,0.30000000000000004,-2.5]",
+                    "[1,0.1,1e+300,0.3,-2.5]");
+    /* Only quotes, backslashes and control characters are escaped. */
+    check_roundtrip("\"\\u00e9\\u0001\\t/\\\"x\"",
+                    "\"\xc3\xa9\\u0001\\t/\\\"x\"");
+    check_roundtrip("[]", "[]");
+    check_roundtrip("{}", "{}");
+    check_roundtrip("-9223372036854775808", "-9223372036854775808");
+
+    char *error = NULL;
+    CHECK(jsonx_from_string("[1,", &error) == NULL);
+    CHECK(error != NULL);
+    free(error);
+    CHECK(jsonx_from_file("/nonexistent/file", &error) == NULL);
+    CHECK(error && strstr(error, "/nonexistent/file"));
+    free(error);
+
+    json_t *j = jsonx_from_string("[\"set\",[]]", NULL);
+    CHECK(jsonx_is_tagged_array(j, "set", 2));
+    CHECK(!jsonx_is_tagged_array(j, "map", 2));
+    CHECK(!jsonx_is_tagged_array(j, "set", 3));
+    json_decref(j);
+
+    j = json_pack("{s:{s:i}}", "x", "y", 1);
+    struct ds s = DS_EMPTY_INITIALIZER;
+    jsonx_put_pretty(&s, j, 4);
+    CHECK_STREQ(ds_cstr(&s), "{\n    \"x\": {\n        \"y\": 1\n    }\n}");
+    ds_destroy(&s);
+    CHECK_STREQ(jsonx_type_name(json_object_get(j, "x")), "object");
+    CHECK(jsonx_object_get(j, "nope") == NULL);
+    json_decref(j);
+
+    return check_report("test-json-util");
+}

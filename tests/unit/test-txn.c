@@ -1,0 +1,355 @@
+/* tests/unit/test-txn.c: transactions: abort restores, commit-time checks,
+ * change iteration, observers, record output and replay. */
+#include <config.h>
+#include "ovsdb/txn.h"
+
+#include <stdlib.h>
+#include "lib/bitmap.h"
+#include "lib/allocator.h"
+#include "lib/json-util.h"
+#include "ovsdb/error.h"
+#include "ovsdb/execution.h"
+#include "ovsdb/ovsdb.h"
+#include "ovsdb/row.h"
+#include "ovsdb/schema.h"
+#include "ovsdb/table.h"
+#include "tests/unit/check.h"
+
+static const char schema_text[] =
+    "{\"name\":\"t\",\"version\":\"1.0.0\",\"tables\":{"
+    "\"A\":{\"columns\":{\"name\":{\"type\":\"string\"},"
+    "\"n\":{\"type\":\"integer\"},"
+    "\"e\":{\"type\":\"integer\",\"ephemeral\":true},"
+    "\"m\":{\"type\":{\"key\":\"string\",\"value\":\"integer\",\"min\":0,"
+    "\"max\":\"unlimited\"}},"
+    "\"b\":{\"type\":{\"key\":{\"type\":\"uuid\",\"refTable\":\"B\"},"
+    "\"min\":0,\"max\":\"unlimited\"}},"
+    "\"w\":{\"type\":{\"key\":{\"type\":\"uuid\",\"refTable\":\"B\","
+    "\"refType\":\"weak\"},\"min\":0,\"max\":\"unlimited\"}}},"
+    "\"isRoot\":true,\"indexes\":[[\"name\"]]},"
+    "\"B\":{\"columns\":{\"n\":{\"type\":\"integer\"}}}}}";
+
+static struct ovsdb *
+create_db(void)
+{
+    json_t *json = jsonx_from_string(schema_text, NULL);
+    struct ovsdb_schema *schema;
+    struct ovsdb_error *error = ovsdb_schema_from_json(json, &schema);
+    json_decref(json);
+    if (error) {
+        abort();
+    }
+    return ovsdb_create(schema);
+}
+
+/* Runs 'txn_text' (with "t" as the db name prefix added) and returns the
+ * reply as a sorted string with UUIDs kept. */
+static char *
+run(struct ovsdb *db, const char *ops)
+{
+    char *text = xasprintf("[\"t\",%s]", ops);
+    json_t *params = jsonx_from_string(text, NULL);
+    free(text);
+    if (!params) {
+        abort();
+    }
+    json_t *reply = ovsdb_execute(db, params, false);
+    json_decref(params);
+    char *s = jsonx_to_string_sorted(reply);
+    json_decref(reply);
+    return s;
+}
+
+/* Returns the whole contents of 'db' (without _version) as a string. */
+static char *
+dump(const struct ovsdb *db)
+{
+    json_t *all = json_object();
+    for (size_t i = 0; i < ovsdb_n_tables(db); i++) {
+        const struct ovsdb_table *table = ovsdb_get_table_by_index(db, i);
+        json_t *rows = json_object();
+        const struct ovsdb_row *row;
+        OVSDB_TABLE_FOR_EACH_ROW (row, table) {
+            struct ovsdb_column_set cols = OVSDB_COLUMN_SET_INITIALIZER;
+            for (size_t c = OVSDB_N_STD_COLUMNS;
+                 c < table->schema->n_columns; c++) {
+                if (table->schema->columns[c]->is_persistent) {
+                    ovsdb_column_set_add(&cols, table->schema->columns[c]);
+                }
+            }
+            char uuid[UUID_LEN + 1];
+            uuid_to_string(ovsdb_row_get_uuid(row), uuid);
+            json_object_set_new(rows, uuid, ovsdb_row_to_json(row, &cols));
+            ovsdb_column_set_destroy(&cols);
+        }
+        json_object_set_new(all, table->schema->name, rows);
+    }
+    char *s = jsonx_to_string_sorted(all);
+    json_decref(all);
+    return s;
+}
+
+struct change_log {
+    int n_insert, n_delete, n_modify;
+    int n_calls;
+};
+
+static bool
+count_change(const struct ovsdb_table *table, const struct ovsdb_row *old,
+             const struct ovsdb_row *new, const unsigned long *changed,
+             void *aux)
+{
+    struct change_log *log = aux;
+    if (!old) {
+        log->n_insert++;
+    } else if (!new) {
+        log->n_delete++;
+    } else {
+        log->n_modify++;
+        /* _version always changes, _uuid never. */
+        CHECK(!bitmap_is_set(changed, OVSDB_COL_UUID));
+    }
+    return true;
+}
+
+static void
+observer(struct ovsdb *db, const struct ovsdb_txn *txn, void *aux)
+{
+    struct change_log *log = aux;
+    log->n_calls++;
+    ovsdb_txn_for_each_change(txn, count_change, log);
+}
+
+/* Replays the record 'json' into 'db' and commits it. */
+static void
+replay(struct ovsdb *db, const json_t *json)
+{
+    struct ovsdb_txn *txn;
+    struct ovsdb_error *error = ovsdb_txn_from_json(db, json, true, &txn);
+    CHECK(!error);
+    if (error) {
+        char *s = ovsdb_error_to_string_free(error);
+        fprintf(stderr, "replay: %s\n", s);
+        free(s);
+        return;
+    }
+    error = ovsdb_txn_precommit(txn);
+    CHECK(!error);
+    ovsdb_error_destroy(error);
+    ovsdb_txn_commit_finish(txn);
+}
+
+/* Runs 'ops' on 'db' by hand (compose/precommit/to_json/commit) and
+ * replays the record into 'copy'. */
+static void
+run_and_replay(struct ovsdb *db, struct ovsdb *copy, const char *ops)
+{
+    char *text = xasprintf("[\"t\",%s]", ops);
+    json_t *params = jsonx_from_string(text, NULL);
+    free(text);
+    long long timeout;
+    bool durable;
+    json_t *result;
+    struct ovsdb_txn *txn = ovsdb_execute_compose(db, params, false, NULL,
+                                                  NULL, 0, &timeout,
+                                                  &durable, &result);
+    CHECK(txn != NULL);
+    if (txn) {
+        struct ovsdb_error *error = ovsdb_txn_precommit(txn);
+        CHECK(!error);
+        ovsdb_error_destroy(error);
+        json_t *record = ovsdb_txn_to_json(txn);
+        ovsdb_txn_commit_finish(txn);
+        if (record) {
+            replay(copy, record);
+            json_decref(record);
+        }
+    }
+    json_decref(result);
+    json_decref(params);
+}
+
+int
+main(void)
+{
+    struct ovsdb *db = create_db();
+    struct change_log log = { 0, 0, 0, 0 };
+    ovsdb_add_commit_observer(db, observer, &log);
+
+    char *s = run(db, "{\"op\":\"insert\",\"table\":\"A\",\"row\":"
+                  "{\"name\":\"a\",\"n\":1}}");
+    CHECK(strstr(s, "\"uuid\"") != NULL);
+    free(s);
+    CHECK(log.n_calls == 1 && log.n_insert == 1);
+
+    /* A failing transaction changes nothing, and abort restores the exact
+     * rows (same pointers). */
+    char *before = dump(db);
+    const struct ovsdb_table *a = ovsdb_get_table(db, "A");
+    const struct ovsdb_row *row_before = NULL;
+    OVSDB_TABLE_FOR_EACH_ROW (row_before, a) {
+        break;
+    }
+    s = run(db, "{\"op\":\"update\",\"table\":\"A\",\"where\":[],\"row\":"
+            "{\"n\":2}},{\"op\":\"insert\",\"table\":\"A\",\"row\":"
+            "{\"name\":\"b\"}},{\"op\":\"abort\"}");
+    CHECK(strstr(s, "\"aborted\"") != NULL);
+    free(s);
+    char *after = dump(db);
+    CHECK_STREQ(after, before);
+    free(after);
+    const struct ovsdb_row *row_after = NULL;
+    OVSDB_TABLE_FOR_EACH_ROW (row_after, a) {
+        break;
+    }
+    CHECK(row_after == row_before);
+    CHECK(log.n_calls == 1);
+
+    /* Index uniqueness. */
+    s = run(db, "{\"op\":\"insert\",\"table\":\"A\",\"row\":"
+            "{\"name\":\"a\"}}");
+    CHECK(strstr(s, "constraint violation") && strstr(s, "index"));
+    free(s);
+    after = dump(db);
+    CHECK_STREQ(after, before);
+    free(after);
+    /* Swapping index values within one transaction is fine. */
+    s = run(db, "{\"op\":\"insert\",\"table\":\"A\",\"row\":"
+            "{\"name\":\"b\"}}");
+    free(s);
+    s = run(db, "{\"op\":\"update\",\"table\":\"A\",\"where\":[[\"name\","
+            "\"==\",\"a\"]],\"row\":{\"name\":\"tmp\"}},"
+            "{\"op\":\"update\",\"table\":\"A\",\"where\":[[\"name\","
+            "\"==\",\"b\"]],\"row\":{\"name\":\"a\"}},"
+            "{\"op\":\"update\",\"table\":\"A\",\"where\":[[\"name\","
+            "\"==\",\"tmp\"]],\"row\":{\"name\":\"b\"}}");
+    CHECK_STREQ(s, "[{\"count\":1},{\"count\":1},{\"count\":1}]");
+    free(s);
+    free(before);
+
+    /* Strong references, garbage collection and refint. */
+    s = run(db, "{\"op\":\"insert\",\"table\":\"B\",\"row\":{\"n\":1}}");
+    CHECK(strstr(s, "\"uuid\""));   /* Collected: nobody refers to it. */
+    free(s);
+    CHECK(ovsdb_table_n_rows(ovsdb_get_table(db, "B")) == 0);
+    s = run(db, "{\"op\":\"insert\",\"table\":\"B\",\"row\":{\"n\":1},"
+            "\"uuid-name\":\"x\"},{\"op\":\"update\",\"table\":\"A\","
+            "\"where\":[[\"name\",\"==\",\"a\"]],\"row\":{\"b\":"
+            "[\"named-uuid\",\"x\"],\"w\":[\"named-uuid\",\"x\"]}}");
+    free(s);
+    const struct ovsdb_table *bt = ovsdb_get_table(db, "B");
+    CHECK(ovsdb_table_n_rows(bt) == 1);
+    const struct ovsdb_row *brow = NULL;
+    OVSDB_TABLE_FOR_EACH_ROW (brow, bt) {
+        break;
+    }
+    CHECK(brow && brow->n_refs == 1);
+    s = run(db, "{\"op\":\"delete\",\"table\":\"B\",\"where\":[]}");
+    CHECK(strstr(s, "referential integrity violation")
+          && strstr(s, "because of 1 remaining reference(s)"));
+    free(s);
+    s = run(db, "{\"op\":\"insert\",\"table\":\"A\",\"row\":{\"name\":\"c\","
+            "\"b\":[\"uuid\",\"12345678-1234-1234-1234-123456789012\"]}}");
+    CHECK(strstr(s, "references nonexistent row"));
+    free(s);
+    /* Dropping the strong ref collects the B row; the weak ref to it goes
+     * away with it. */
+    s = run(db, "{\"op\":\"update\",\"table\":\"A\",\"where\":[[\"name\","
+            "\"==\",\"a\"]],\"row\":{\"b\":[\"set\",[]]}},"
+            "{\"op\":\"select\",\"table\":\"A\",\"where\":[[\"name\",\"==\","
+            "\"a\"]],\"columns\":[\"w\"]}");
+    free(s);
+    CHECK(ovsdb_table_n_rows(bt) == 0);
+    s = run(db, "{\"op\":\"select\",\"table\":\"A\",\"where\":[[\"name\","
+            "\"==\",\"a\"]],\"columns\":[\"w\"]}");
+    CHECK_STREQ(s, "[{\"rows\":[{\"w\":[\"set\",[]]}]}]");
+    free(s);
+
+    /* Record output and replay reproduce the same database. */
+    struct ovsdb *db2 = create_db();
+    struct ovsdb *copy = create_db();
+    run_and_replay(db2, copy, "{\"op\":\"insert\",\"table\":\"A\",\"row\":"
+                   "{\"name\":\"x\",\"n\":5,\"e\":9,\"m\":[\"map\",[[\"k\","
+                   "1],[\"z\",2]]]}},{\"op\":\"insert\",\"table\":\"A\","
+                   "\"row\":{\"name\":\"y\"}}");
+    run_and_replay(db2, copy, "{\"op\":\"mutate\",\"table\":\"A\","
+                   "\"where\":[[\"name\",\"==\",\"x\"]],\"mutations\":"
+                   "[[\"m\",\"insert\",[\"map\",[[\"j\",3]]]],[\"m\","
+                   "\"delete\",[\"set\",[\"z\"]]],[\"n\",\"+=\",1]]}");
+    run_and_replay(db2, copy, "{\"op\":\"update\",\"table\":\"A\","
+                   "\"where\":[[\"name\",\"==\",\"x\"]],\"row\":{\"m\":"
+                   "[\"map\",[[\"k\",7],[\"j\",3]]]}}");
+    run_and_replay(db2, copy, "{\"op\":\"delete\",\"table\":\"A\","
+                   "\"where\":[[\"name\",\"==\",\"y\"]]}");
+    char *d2 = dump(db2), *dc = dump(copy);
+    CHECK_STREQ(dc, d2);
+    CHECK(strstr(d2, "[\"map\",[[\"j\",3],[\"k\",7]]]") != NULL);
+    free(d2);
+    free(dc);
+
+    /* The record of a map change is a diff. */
+    json_t *params = jsonx_from_string(
+        "[\"t\",{\"op\":\"mutate\",\"table\":\"A\",\"where\":[],"
+        "\"mutations\":[[\"m\",\"insert\",[\"map\",[[\"q\",1]]]]]}]", NULL);
+    long long timeout;
+    bool durable;
+    json_t *result;
+    struct ovsdb_txn *txn = ovsdb_execute_compose(db2, params, false, NULL,
+                                                  NULL, 0, &timeout,
+                                                  &durable, &result);
+    json_decref(params);
+    json_decref(result);
+    CHECK(txn != NULL);
+    CHECK(!ovsdb_txn_precommit(txn));
+    json_t *record = ovsdb_txn_to_json(txn);
+    s = jsonx_to_string_sorted(record);
+    CHECK(strstr(s, "{\"m\":[\"map\",[[\"q\",1]]]}") != NULL);
+    free(s);
+    json_decref(record);
+    ovsdb_txn_abort(txn);
+
+    /* An ephemeral-only change writes no record. */
+    params = jsonx_from_string(
+        "[\"t\",{\"op\":\"update\",\"table\":\"A\",\"where\":[],"
+        "\"row\":{\"e\":42}}]", NULL);
+    txn = ovsdb_execute_compose(db2, params, false, NULL, NULL, 0, &timeout,
+                                &durable, &result);
+    json_decref(params);
+    json_decref(result);
+    CHECK(txn != NULL);
+    CHECK(!ovsdb_txn_precommit(txn));
+    CHECK(ovsdb_txn_to_json(txn) == NULL);
+    ovsdb_txn_commit_finish(txn);
+
+    /* "wait" that is not satisfied asks for a retry. */
+    params = jsonx_from_string(
+        "[\"t\",{\"op\":\"wait\",\"table\":\"A\",\"where\":[],\"columns\":"
+        "[\"name\"],\"until\":\"==\",\"rows\":[],\"timeout\":500}]", NULL);
+    txn = ovsdb_execute_compose(db2, params, false, NULL, NULL, 100,
+                                &timeout, &durable, &result);
+    CHECK(!txn && !result && timeout == 400);
+    txn = ovsdb_execute_compose(db2, params, false, NULL, NULL, 500,
+                                &timeout, &durable, &result);
+    CHECK(!txn && result);
+    s = jsonx_to_string_sorted(result);
+    CHECK_STREQ(s, "[{\"details\":\"\\\"wait\\\" timed out\",\"error\":"
+                "\"timed out\"}]");
+    free(s);
+    json_decref(result);
+    json_decref(params);
+
+    /* Read-only sessions cannot write. */
+    params = jsonx_from_string("[\"t\",{\"op\":\"insert\",\"table\":\"A\","
+                               "\"row\":{}}]", NULL);
+    result = ovsdb_execute(db2, params, true);
+    s = jsonx_to_string_sorted(result);
+    CHECK(strstr(s, "\"not allowed\"") != NULL);
+    free(s);
+    json_decref(result);
+    json_decref(params);
+
+    ovsdb_destroy(copy);
+    ovsdb_destroy(db2);
+    ovsdb_destroy(db);
+    return check_report("test-txn");
+}
