@@ -196,8 +196,14 @@ json_t *
 jsonx_from_buffer(const char *s, size_t length, char **errorp)
 {
     json_error_t error;
-    json_t *json = json_loadb(s, length,
-                              JSON_DECODE_ANY, &error);
+    json_t *json = json_loadb(s, length, JSON_DECODE_ANY, &error);
+    if (!json && strstr(error.text, "too big")) {
+        /* An integer outside the int64_t range: like Open vSwitch, read
+         * numbers as reals instead (integral reals stay usable where
+         * integers are expected). */
+        json = json_loadb(s, length, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL,
+                          &error);
+    }
     if (!json) {
         if (errorp) {
             *errorp = xasprintf("line %d, column %d: %s", error.line,

@@ -385,7 +385,7 @@ parse_atom(union ovsdb_atom *atom, const struct ovsdb_base_type *base,
             return NULL;
         } else if (json_is_real(json)) {
             double d = json_real_value(json);
-            if (d == floor(d) && d >= -9223372036854775808.0
+            if (d == floor(d) && d > -9223372036854775808.0
                 && d < 9223372036854775808.0) {
                 atom->integer = (int64_t) d;
                 return NULL;

@@ -242,8 +242,7 @@ execute_select(struct execution *x, struct ovsdb_parser *p, json_t *result)
     struct row_list list;
     query(table, &cond, &list);
 
-    bool distinct = (!columns.n_columns
-                     || ovsdb_column_set_contains(&columns, OVSDB_COL_UUID));
+    bool distinct = ovsdb_column_set_contains(&columns, OVSDB_COL_UUID);
     struct hmap seen = HMAP_INITIALIZER(&seen);
     struct projected_row *storage = NULL;
     if (!distinct) {
@@ -393,7 +392,8 @@ execute_wait(struct execution *x, struct ovsdb_parser *p, json_t *result)
     const json_t *timeout_json = ovsdb_parser_member(p, "timeout",
                                                      OP_NUMBER | OP_OPTIONAL);
     const json_t *where = ovsdb_parser_member(p, "where", OP_ARRAY);
-    const json_t *columns_json = ovsdb_parser_member(p, "columns", OP_ARRAY);
+    const json_t *columns_json = ovsdb_parser_member(p, "columns",
+                                                     OP_ARRAY | OP_OPTIONAL);
     const json_t *until = ovsdb_parser_member(p, "until", OP_STRING);
     const json_t *rows_json = ovsdb_parser_member(p, "rows", OP_ARRAY);
     if (ovsdb_parser_has_error(p)) {
@@ -403,8 +403,11 @@ execute_wait(struct execution *x, struct ovsdb_parser *p, json_t *result)
     long long timeout = LLONG_MAX;
     if (timeout_json) {
         double t = json_number_value(timeout_json);
-        timeout = t < 0 ? 0 : t >= (double) LLONG_MAX ? LLONG_MAX
-                  : (long long) t;
+        if (t < 0) {
+            return ovsdb_syntax_error(timeout_json, OVSDB_E_SYNTAX,
+                                      "timeout must be nonnegative");
+        }
+        timeout = t >= (double) LLONG_MAX ? LLONG_MAX : (long long) t;
     }
     const char *until_s = json_string_value(until);
     bool want_equal;

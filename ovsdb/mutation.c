@@ -99,16 +99,8 @@ mutation_from_json(const struct ovsdb_table_schema *ts, const json_t *json,
             return type_mismatch(m, json);
         }
         ovsdb_type_init_scalar(&m->type, ct->key.type);
+        /* Division by zero is reported only if a row is mutated. */
         error = ovsdb_datum_from_json(&m->arg, &m->type, arg, symtab);
-        if (!error && (m->mutator == OVSDB_M_DIV
-                       || m->mutator == OVSDB_M_MOD)) {
-            const union ovsdb_atom *a = &m->arg.keys[0];
-            if (ct->key.type == OVSDB_TYPE_INTEGER
-                ? a->integer == 0 : a->real == 0.0) {
-                ovsdb_datum_destroy(&m->arg, &m->type);
-                error = ovsdb_error(OVSDB_E_DOMAIN, "Division by zero.");
-            }
-        }
         break;
 
     case OVSDB_M_INSERT:
@@ -119,7 +111,6 @@ mutation_from_json(const struct ovsdb_table_schema *ts, const json_t *json,
         }
         ovsdb_type_clone(&m->type, ct);
         m->type.n_min = 0;
-        m->type.n_max = UINT_MAX;
         if (m->mutator == OVSDB_M_DELETE && ovsdb_type_is_map(ct)
             && !(json_is_array(arg) && json_array_size(arg) == 2
                  && json_is_string(json_array_get(arg, 0))
@@ -234,8 +225,8 @@ mutate_integer(int64_t *x, int64_t y, enum ovsdb_mutator mutator)
         if (!y) {
             return ovsdb_error(OVSDB_E_DOMAIN, "Division by zero.");
         }
-        r = y == -1 ? 0 : *x % y;
-        overflow = false;
+        overflow = *x == INT64_MIN && y == -1;
+        r = overflow ? 0 : *x % y;
         break;
     case OVSDB_M_INSERT:
     case OVSDB_M_DELETE:
@@ -293,22 +284,6 @@ size_error(const struct ovsdb_datum *d, const struct ovsdb_type *type)
     return error;
 }
 
-/* Removes duplicate keys from sorted 'd' (after arithmetic on a set). */
-static void
-remove_duplicates(struct ovsdb_datum *d, const struct ovsdb_type *type)
-{
-    unsigned int k = 0;
-    for (unsigned int i = 0; i < d->n; i++) {
-        if (k && ovsdb_atom_equals(&d->keys[k - 1], &d->keys[i],
-                                   type->key.type)) {
-            ovsdb_atom_destroy(&d->keys[i], type->key.type);
-        } else {
-            d->keys[k++] = d->keys[i];
-        }
-    }
-    d->n = k;
-}
-
 static struct ovsdb_error *
 execute_mutation(struct ovsdb_row *row, const struct ovsdb_mutation *m)
 {
@@ -338,7 +313,9 @@ execute_mutation(struct ovsdb_row *row, const struct ovsdb_mutation *m)
             struct ovsdb_error *dup = ovsdb_datum_sort(d, ct);
             if (dup) {
                 ovsdb_error_destroy(dup);
-                remove_duplicates(d, ct);
+                error = ovsdb_error(OVSDB_E_CONSTRAINT, "Result of \"%s\" "
+                                    "operation contains duplicates.",
+                                    mutator_names[m->mutator]);
             }
         }
         break;

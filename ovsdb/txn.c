@@ -301,6 +301,9 @@ adjust_atom_refs(struct ovsdb_txn *txn, const struct ovsdb_txn_row *src,
     struct ovsdb_table *dst = ovsdb_get_table(txn->db,
                                               base->uuid.ref_table->name);
     for (unsigned int i = 0; i < n; i++) {
+        if (uuid_equals(&atoms[i].uuid, &src->uuid)) {
+            continue;           /* Self-references do not count. */
+        }
         struct ovsdb_error *error = adjust_ref(txn, dst, &atoms[i].uuid,
                                                delta, src, column);
         if (error) {

@@ -29,6 +29,7 @@ tests_unit_test_json_util_LDADD = $(TEST_LDADD)
 tests_unit_test_schema_LDADD = $(TEST_LDADD)
 tests_unit_test_datum_LDADD = $(TEST_LDADD)
 tests_unit_test_txn_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/engine/exec-corpus.sh tests/engine/exec-tool
 
 # (storage) unit tests go below.
 
