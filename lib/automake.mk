@@ -24,3 +24,6 @@ lib_libsupport_a_SOURCES += \
 	lib/timeval.c lib/timeval.h \
 	lib/unixctl.c lib/unixctl.h \
 	lib/vlog.c lib/vlog.h
+# (security) TLS streams.
+lib_libsupport_a_SOURCES += \
+	lib/stream-ssl.c lib/stream-ssl.h

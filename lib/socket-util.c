@@ -233,6 +233,17 @@ ss_length(const struct sockaddr_storage *ss)
     }
 }
 
+char *
+ss_format_ip_port(const struct sockaddr_storage *ss)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    bool ipv6 = ss->ss_family == AF_INET6;
+    ds_put_cstr(&s, ipv6 ? "[" : "");
+    ss_format_address(ss, &s);
+    ds_put_format(&s, "%s:%u", ipv6 ? "]" : "", ss_get_port(ss));
+    return ds_steal_cstr(&s);
+}
+
 uint16_t
 ss_get_port(const struct sockaddr_storage *ss)
 {

@@ -66,6 +66,9 @@ void socket_set_unix_mode(int mode);
 
 /* Appends "IP" ("127.0.0.1", "::1", without brackets) of 'ss' to 's'. */
 void ss_format_address(const struct sockaddr_storage *ss, struct ds *s);
+/* Returns "IP:PORT" of 'ss' ("[::1]:6640" for IPv6); caller must free
+ * with free(). */
+char *ss_format_ip_port(const struct sockaddr_storage *ss);
 /* Returns the port of 'ss' (host byte order), 0 for non-inet. */
 uint16_t ss_get_port(const struct sockaddr_storage *ss);
 /* Returns the length to pass to bind() and connect() for 'ss'. */

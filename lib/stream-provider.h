@@ -88,6 +88,8 @@ extern const struct stream_class tcp_stream_class;
 extern const struct stream_class unix_stream_class;
 extern const struct pstream_class ptcp_pstream_class;
 extern const struct pstream_class punix_pstream_class;
+extern const struct stream_class ssl_stream_class;      /* stream-ssl.c */
+extern const struct pstream_class pssl_pstream_class;
 
 /* Helpers for fd-based classes (lib/stream-fd.c): a stream or pstream over
  * a socket fd, whose class is private to stream-fd.c.  They take ownership

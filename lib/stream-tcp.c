@@ -12,18 +12,6 @@
 #include "lib/ds.h"
 #include "lib/socket-util.h"
 
-/* Formats "IP:PORT" of 'ss', with IPv6 addresses in brackets. */
-static char *
-format_ip_port(const struct sockaddr_storage *ss)
-{
-    struct ds s = DS_EMPTY_INITIALIZER;
-    bool ipv6 = ss->ss_family == AF_INET6;
-    ds_put_cstr(&s, ipv6 ? "[" : "");
-    ss_format_address(ss, &s);
-    ds_put_format(&s, "%s:%u", ipv6 ? "]" : "", ss_get_port(ss));
-    return ds_steal_cstr(&s);
-}
-
 static int
 tcp_verify(const char *suffix)
 {
@@ -41,7 +29,7 @@ tcp_open(const char *name, char *suffix, struct stream **streamp)
         return error;
     }
     new_fd_stream(xstrdup(name), fd, EAGAIN, streamp);
-    stream_set_peer_name(*streamp, format_ip_port(&ss));
+    stream_set_peer_name(*streamp, ss_format_ip_port(&ss));
     return 0;
 }
 
@@ -66,7 +54,7 @@ ptcp_accept(int fd, const struct sockaddr_storage *ss, socklen_t ss_len,
     int on = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
 
-    char *peer = format_ip_port(ss);
+    char *peer = ss_format_ip_port(ss);
     new_fd_stream(xasprintf("tcp:%s", peer), fd, 0, streamp);
     stream_set_peer_name(*streamp, peer);
     return 0;

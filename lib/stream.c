@@ -18,14 +18,16 @@
 
 VLOG_DEFINE_THIS_MODULE(stream);
 
-/* The classes.  A TLS helper adds "ssl" and "pssl" here. */
+/* The classes. */
 static const struct stream_class *const stream_classes[] = {
     &tcp_stream_class,
     &unix_stream_class,
+    &ssl_stream_class,
 };
 static const struct pstream_class *const pstream_classes[] = {
     &ptcp_pstream_class,
     &punix_pstream_class,
+    &pssl_pstream_class,
 };
 
 enum stream_state {

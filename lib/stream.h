@@ -3,8 +3,10 @@
  * Active names:   "unix:PATH", "tcp:IP:PORT" (IPv6 as "tcp:[::1]:6640").
  * Passive names:  "punix:PATH", "ptcp:PORT[:IP]" ("ptcp:0:127.0.0.1" picks
  *                 a free port; see pstream_get_bound_port()).
- * Each kind is a class (lib/stream-provider.h), so TLS ("ssl:", "pssl:") is
- * one more class, added without touching callers.
+ * TLS:            "ssl:IP:PORT", "pssl:PORT[:IP]" (configure the key,
+ *                 certificate and CA first: lib/stream-ssl.h).
+ * Each kind is a class (lib/stream-provider.h), so TLS is one more class,
+ * added without touching callers.
  *
  * Everything is non-blocking.  stream_open() starts connecting and returns
  * at once; stream_connect() reports progress (EAGAIN until done).

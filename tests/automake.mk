@@ -41,6 +41,12 @@ EXTRA_DIST += tests/server/rpc.py
 
 # (client) tests go below.
 
+# (security) TLS, RBAC and remotes tests go below.
+check_PROGRAMS += tests/security/ssl-tool
+tests_security_ssl_tool_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/security/pki.shlib tests/security/ssl-streams.sh \
+	tests/security/ssl-interop.sh
+
 check-local: $(check_PROGRAMS) $(bin_PROGRAMS) $(noinst_PROGRAMS)
 	OVSDB_SRCDIR=$(abs_top_srcdir) OVSDB_BUILDDIR=$(abs_top_builddir) \
 	  $(SHELL) $(top_srcdir)/tests/run $(TESTS_PATTERN)

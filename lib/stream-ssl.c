@@ -1,0 +1,1073 @@
+/* lib/stream-ssl.c: see stream-ssl.h.
+ *
+ * One global SSL_CTX holds the key, certificate, CA store and protocol
+ * settings; each stream gets its own SSL from it.  A stream goes through
+ * two connect states: TCP (the non-blocking connect() of an active stream)
+ * and TLS (the handshake), driven by stream_connect() through ssl_connect().
+ *
+ * Writes go through a private buffer: OpenSSL requires a write that would
+ * block to be retried with the same bytes, which the caller's buffer does
+ * not promise, so ssl_send() copies up to TX_BUF_SIZE bytes, returns that
+ * count, and ssl_run() finishes them. */
+#include <config.h>
+#include "lib/stream-ssl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include "lib/allocator.h"
+#include "lib/ds.h"
+#include "lib/poll-loop.h"
+#include "lib/socket-util.h"
+#include "lib/stream-provider.h"
+#include "lib/vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(stream_ssl);
+
+#define DEFAULT_PROTOCOLS "TLSv1.2,TLSv1.3"
+#define DEFAULT_CIPHERS "HIGH:!aNULL:!MD5"
+#define TX_BUF_SIZE 16384
+
+/* Peers can trigger every warning below, so all are rate limited. */
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(10, 25);
+
+/* A configured file and the identity of the version loaded from it. */
+struct ssl_config_file {
+    char *file_name;            /* NULL if not configured. */
+    bool tried;                 /* A load was attempted. */
+    bool loaded;                /* The last attempt succeeded. */
+    struct stat st;             /* stat() at the last attempt... */
+    bool st_valid;              /* ...if it succeeded, */
+    int stat_error;             /* ...otherwise its errno. */
+};
+
+static SSL_CTX *ctx;
+static struct ssl_config_file private_key;
+static struct ssl_config_file certificate;
+static struct ssl_config_file ca_cert;
+static struct ssl_config_file peer_ca_cert;
+static bool verify_peer_cert = true;    /* False for "--ca-cert=none". */
+static bool bootstrap_ca_cert;          /* CA to be learned from a peer. */
+static bool ca_cert_option_seen;        /* For the mutual exclusion. */
+static bool bootstrap_option_seen;
+
+enum ssl_state {
+    STATE_TCP_CONNECTING,
+    STATE_SSL_CONNECTING
+};
+
+enum session_type {
+    CLIENT,
+    SERVER
+};
+
+/* What OpenSSL waits for before the last call can make progress. */
+enum ssl_want {
+    WANT_NOTHING,
+    WANT_READ,
+    WANT_WRITE
+};
+
+struct ssl_stream {
+    struct stream stream;
+    enum ssl_state state;
+    enum session_type type;
+    int fd;
+    SSL *ssl;
+    bool first_byte_checked;    /* SERVER: plain-text probe done. */
+    enum ssl_want rx_want;      /* For connect and recv. */
+    enum ssl_want tx_want;      /* For the tx buffer. */
+    char *txbuf;                /* TX_BUF_SIZE bytes, NULL until needed. */
+    size_t tx_ofs;              /* Offset of the first unsent byte. */
+    size_t tx_len;              /* Unsent bytes from 'tx_ofs' on. */
+};
+
+static const struct stream_class ssl_data_stream_class;
+
+static struct ssl_stream *
+ssl_stream_cast(const struct stream *stream)
+{
+    return CONTAINER_OF(stream, struct ssl_stream, stream);
+}
+
+bool
+stream_is_ssl(const struct stream *stream)
+{
+    return stream && stream->class == &ssl_data_stream_class;
+}
+
+/* Appends OpenSSL's queued errors to 's' (or 'fallback' if none). */
+static const char *
+format_ssl_errors(struct ds *s, const char *fallback)
+{
+    unsigned long err;
+    bool any = false;
+    while ((err = ERR_get_error()) != 0) {
+        char buf[256];
+        ERR_error_string_n(err, buf, sizeof buf);
+        ds_put_format(s, "%s%s", any ? ", " : "", buf);
+        any = true;
+    }
+    if (!any) {
+        ds_put_cstr(s, fallback);
+    }
+    return ds_cstr(s);
+}
+
+static void
+log_ssl_errors(enum vlog_level level, const char *prefix)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    VLOG_RL(&rl, level, "%s: %s", prefix,
+            format_ssl_errors(&s, "unknown error"));
+    ds_destroy(&s);
+}
+
+/* Global context. */
+
+static int
+accept_any_cert(int preverify_ok OVS_UNUSED, X509_STORE_CTX *store OVS_UNUSED)
+{
+    return 1;                   /* Only while bootstrapping the CA. */
+}
+
+static void
+update_verify_mode(void)
+{
+    if (!verify_peer_cert) {
+        SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
+    } else if (bootstrap_ca_cert) {
+        SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT,
+                           accept_any_cert);
+    } else {
+        SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT,
+                           NULL);
+    }
+}
+
+/* Creates the global context on first use.  Returns 0 or ENOPROTOOPT. */
+static int
+ssl_init(void)
+{
+    if (ctx) {
+        return 0;
+    }
+    ctx = SSL_CTX_new(TLS_method());
+    if (!ctx) {
+        log_ssl_errors(VLL_ERR, "SSL_CTX_new");
+        return ENOPROTOOPT;
+    }
+    SSL_CTX_set_options(ctx, SSL_OP_NO_SSLv2 | SSL_OP_NO_SSLv3
+                             | SSL_OP_IGNORE_UNEXPECTED_EOF);
+    SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE
+                          | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+    SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
+    SSL_CTX_set_dh_auto(ctx, 1);
+    update_verify_mode();
+    stream_ssl_set_protocols(NULL);
+    stream_ssl_set_ciphers(NULL);
+    return 0;
+}
+
+static bool
+stat_equal(const struct stat *a, const struct stat *b)
+{
+    return (a->st_dev == b->st_dev && a->st_ino == b->st_ino
+            && a->st_size == b->st_size
+            && a->st_mtim.tv_sec == b->st_mtim.tv_sec
+            && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec);
+}
+
+/* Returns true if 'file' must be (re)loaded: configured, and either never
+ * tried or changed on disk since.  Records the new identity. */
+static bool
+file_needs_load(struct ssl_config_file *file)
+{
+    if (!file->file_name) {
+        return false;
+    }
+    struct stat st;
+    bool ok = !stat(file->file_name, &st);
+    bool changed = (!file->tried || ok != file->st_valid
+                    || (ok && !stat_equal(&st, &file->st)));
+    if (!changed) {
+        return false;
+    }
+    file->tried = true;
+    file->st_valid = ok;
+    file->stat_error = ok ? 0 : errno;
+    if (ok) {
+        file->st = st;
+    }
+    return true;
+}
+
+/* Changes 'file''s name to 'file_name' (NULL to forget); returns true if
+ * it changed, and then forces a reload. */
+static bool
+file_set_name(struct ssl_config_file *file, const char *file_name)
+{
+    if (nullable_string_is_equal(file->file_name, file_name)) {
+        return false;
+    }
+    free(file->file_name);
+    file->file_name = file_name ? xstrdup(file_name) : NULL;
+    file->tried = file->loaded = false;
+    return true;
+}
+
+static void
+load_private_key(void)
+{
+    ERR_clear_error();
+    private_key.loaded = SSL_CTX_use_PrivateKey_file(
+        ctx, private_key.file_name, SSL_FILETYPE_PEM) == 1;
+    if (!private_key.loaded) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        VLOG_ERR("SSL_use_PrivateKey_file: %s: %s", private_key.file_name,
+                 format_ssl_errors(&s, "unknown error"));
+        ds_destroy(&s);
+    }
+}
+
+static void
+load_certificate(void)
+{
+    ERR_clear_error();
+    certificate.loaded = SSL_CTX_use_certificate_chain_file(
+        ctx, certificate.file_name) == 1;
+    if (!certificate.loaded) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        VLOG_ERR("SSL_use_certificate_file: %s: %s", certificate.file_name,
+                 format_ssl_errors(&s, "unknown error"));
+        ds_destroy(&s);
+    }
+}
+
+/* Loads the CA file into a fresh store, so a replaced CA file also drops
+ * the certificates the old one held. */
+static void
+load_ca_cert(void)
+{
+    if (!strcmp(ca_cert.file_name, "none")) {
+        ca_cert.loaded = true;
+        return;
+    }
+    if (!ca_cert.st_valid) {
+        if (bootstrap_ca_cert) {
+            ca_cert.loaded = false;
+            return;             /* Learned from the first peer. */
+        }
+        VLOG_ERR("could not open %s: %s", ca_cert.file_name,
+                 ovs_strerror(ca_cert.stat_error));
+        ca_cert.loaded = false;
+        return;
+    }
+
+    ERR_clear_error();
+    X509_STORE *store = X509_STORE_new();
+    STACK_OF(X509_NAME) *names = SSL_load_client_CA_file(ca_cert.file_name);
+    if (!store || !names
+        || X509_STORE_load_locations(store, ca_cert.file_name, NULL) != 1) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        VLOG_ERR("%s: failed to load CA certificate: %s", ca_cert.file_name,
+                 format_ssl_errors(&s, "no certificate found"));
+        ds_destroy(&s);
+        X509_STORE_free(store);
+        sk_X509_NAME_pop_free(names, X509_NAME_free);
+        ca_cert.loaded = false;
+        return;
+    }
+    SSL_CTX_set_cert_store(ctx, store);     /* Frees the old store. */
+    SSL_CTX_set_client_CA_list(ctx, names); /* Takes 'names'. */
+    ca_cert.loaded = true;
+    if (bootstrap_ca_cert) {
+        bootstrap_ca_cert = false;
+        update_verify_mode();
+    }
+}
+
+static void
+load_peer_ca_cert(void)
+{
+    FILE *file = fopen(peer_ca_cert.file_name, "r");
+    if (!file) {
+        VLOG_ERR("could not open %s: %s", peer_ca_cert.file_name,
+                 ovs_strerror(errno));
+        peer_ca_cert.loaded = false;
+        return;
+    }
+    SSL_CTX_clear_extra_chain_certs(ctx);
+    int n = 0;
+    X509 *cert;
+    while ((cert = PEM_read_X509(file, NULL, NULL, NULL)) != NULL) {
+        SSL_CTX_add_extra_chain_cert(ctx, cert);    /* Takes 'cert'. */
+        n++;
+    }
+    ERR_clear_error();
+    fclose(file);
+    if (!n) {
+        VLOG_ERR("%s: no certificates found", peer_ca_cert.file_name);
+    }
+    peer_ca_cert.loaded = n > 0;
+}
+
+/* Reloads whatever changed on disk.  Cheap: a few stat() calls. */
+static void
+refresh_config(void)
+{
+    if (ssl_init()) {
+        return;
+    }
+    bool key = file_needs_load(&private_key);
+    bool cert = file_needs_load(&certificate);
+    if (key || cert) {
+        /* OpenSSL refuses a key that does not match the loaded
+         * certificate, but a certificate replaces a mismatched key, so
+         * load both, certificate first. */
+        if (certificate.file_name) {
+            load_certificate();
+        }
+        if (private_key.file_name) {
+            load_private_key();
+        }
+    }
+    if (ca_cert.file_name && file_needs_load(&ca_cert)) {
+        load_ca_cert();
+    }
+    if (peer_ca_cert.file_name && file_needs_load(&peer_ca_cert)) {
+        load_peer_ca_cert();
+    }
+}
+
+/* Returns 0 if TLS is usable now, else logs why and returns ENOPROTOOPT. */
+static int
+check_config(void)
+{
+    refresh_config();
+    if (!ctx) {
+        return ENOPROTOOPT;
+    }
+    if (!private_key.file_name) {
+        VLOG_ERR_RL(&rl, "Private key must be configured to use SSL");
+        return ENOPROTOOPT;
+    }
+    if (!certificate.file_name) {
+        VLOG_ERR_RL(&rl, "Certificate must be configured to use SSL");
+        return ENOPROTOOPT;
+    }
+    if (!ca_cert.file_name) {
+        VLOG_ERR_RL(&rl, "CA certificate must be configured to use SSL");
+        return ENOPROTOOPT;
+    }
+    if (!private_key.loaded || !certificate.loaded
+        || (!ca_cert.loaded && !bootstrap_ca_cert)) {
+        VLOG_ERR_RL(&rl, "SSL key, certificate or CA could not be loaded");
+        return ENOPROTOOPT;
+    }
+    ERR_clear_error();
+    if (SSL_CTX_check_private_key(ctx) != 1) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        VLOG_ERR_RL(&rl, "Private key does not match certificate public key: "
+                    "%s", format_ssl_errors(&s, "mismatch"));
+        ds_destroy(&s);
+        return ENOPROTOOPT;
+    }
+    return 0;
+}
+
+/* Configuration setters. */
+
+void
+stream_ssl_set_private_key_file(const char *file_name)
+{
+    stream_ssl_set_key_and_cert(file_name, certificate.file_name);
+}
+
+void
+stream_ssl_set_certificate_file(const char *file_name)
+{
+    stream_ssl_set_key_and_cert(private_key.file_name, file_name);
+}
+
+void
+stream_ssl_set_key_and_cert(const char *private_key_file,
+                            const char *certificate_file)
+{
+    /* Copy first: the arguments may be our own current names. */
+    char *key = private_key_file ? xstrdup(private_key_file) : NULL;
+    char *cert = certificate_file ? xstrdup(certificate_file) : NULL;
+    if (file_set_name(&private_key, key) | file_set_name(&certificate, cert)) {
+        /* Whichever changed, reload both together. */
+        private_key.tried = certificate.tried = false;
+    }
+    free(key);
+    free(cert);
+    refresh_config();
+}
+
+void
+stream_ssl_set_ca_cert_file(const char *file_name, bool bootstrap)
+{
+    if (ssl_init()) {
+        return;
+    }
+    bool was_none = ca_cert.file_name && !strcmp(ca_cert.file_name, "none");
+    if (file_set_name(&ca_cert, file_name) || bootstrap != bootstrap_ca_cert) {
+        bool none = file_name && !strcmp(file_name, "none");
+        if (none && !was_none) {
+            VLOG_WARN("Peer certificate validation disabled "
+                      "(this is a security risk)");
+        }
+        verify_peer_cert = !none;
+        bootstrap_ca_cert = bootstrap && !none && file_name
+                            && access(file_name, F_OK);
+        ca_cert.tried = ca_cert.loaded = false;
+        update_verify_mode();
+    }
+    refresh_config();
+}
+
+void
+stream_ssl_set_peer_ca_cert_file(const char *file_name)
+{
+    if (file_set_name(&peer_ca_cert, file_name) && !file_name && ctx) {
+        SSL_CTX_clear_extra_chain_certs(ctx);
+    }
+    refresh_config();
+}
+
+void
+stream_ssl_set_protocols(const char *protocols)
+{
+    static const struct {
+        const char *name;
+        long no_flag;
+    } protos[] = {
+        {"TLSv1", SSL_OP_NO_TLSv1},
+        {"TLSv1.1", SSL_OP_NO_TLSv1_1},
+        {"TLSv1.2", SSL_OP_NO_TLSv1_2},
+        {"TLSv1.3", SSL_OP_NO_TLSv1_3},
+    };
+    const long all = (SSL_OP_NO_TLSv1 | SSL_OP_NO_TLSv1_1 | SSL_OP_NO_TLSv1_2
+                      | SSL_OP_NO_TLSv1_3);
+
+    if (ssl_init()) {
+        return;
+    }
+    char *copy = xstrdup(protocols ? protocols : DEFAULT_PROTOCOLS);
+    long no_flags = all;
+    char *save = NULL;
+    for (char *word = strtok_r(copy, " ,\t", &save); word;
+         word = strtok_r(NULL, " ,\t", &save)) {
+        size_t i;
+        for (i = 0; i < ARRAY_SIZE(protos); i++) {
+            if (!strcmp(word, protos[i].name)) {
+                no_flags &= ~protos[i].no_flag;
+                break;
+            }
+        }
+        if (i >= ARRAY_SIZE(protos)) {
+            VLOG_ERR("%s: SSL protocol not recognized", word);
+        }
+    }
+    free(copy);
+    if (no_flags == all) {
+        VLOG_ERR("at least one valid SSL protocol must be enabled");
+        return;
+    }
+    SSL_CTX_clear_options(ctx, all);
+    SSL_CTX_set_options(ctx, no_flags);
+}
+
+void
+stream_ssl_set_ciphers(const char *ciphers)
+{
+    if (ssl_init()) {
+        return;
+    }
+    ERR_clear_error();
+    if (SSL_CTX_set_cipher_list(ctx, ciphers ? ciphers : DEFAULT_CIPHERS)
+        != 1) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        VLOG_ERR("SSL_CTX_set_cipher_list: %s",
+                 format_ssl_errors(&s, "no cipher matches"));
+        ds_destroy(&s);
+    }
+}
+
+bool
+stream_ssl_is_configured(void)
+{
+    return private_key.file_name && certificate.file_name
+           && ca_cert.file_name;
+}
+
+void
+stream_ssl_handle_option(int option, const char *arg)
+{
+    enum { STREAM_SSL_OPTION_ENUMS };
+    switch (option) {
+    case 'p':
+        stream_ssl_set_private_key_file(arg);
+        break;
+    case 'c':
+        stream_ssl_set_certificate_file(arg);
+        break;
+    case 'C':
+    case OPT_BOOTSTRAP_CA_CERT:
+        if (option == 'C') {
+            ca_cert_option_seen = true;
+        } else {
+            bootstrap_option_seen = true;
+        }
+        if (ca_cert_option_seen && bootstrap_option_seen) {
+            ovs_fatal(0, "--ca-cert and --bootstrap-ca-cert are mutually "
+                      "exclusive");
+        }
+        stream_ssl_set_ca_cert_file(arg, option == OPT_BOOTSTRAP_CA_CERT);
+        break;
+    case OPT_PEER_CA_CERT:
+        stream_ssl_set_peer_ca_cert_file(arg);
+        break;
+    case OPT_SSL_PROTOCOLS:
+        stream_ssl_set_protocols(arg);
+        break;
+    case OPT_SSL_CIPHERS:
+        stream_ssl_set_ciphers(arg);
+        break;
+    default:
+        ovs_fatal(0, "stream_ssl_handle_option: unknown option %d", option);
+    }
+}
+
+void
+stream_ssl_usage(void)
+{
+    printf("\n"
+           "PKI configuration (required to use SSL):\n"
+           "  -p, --private-key=FILE  file with private key\n"
+           "  -c, --certificate=FILE  file with certificate for private key\n"
+           "  -C, --ca-cert=FILE      file with peer CA certificate\n"
+           "  --bootstrap-ca-cert=FILE  file with peer CA certificate to "
+           "read or create\n"
+           "  --peer-ca-cert=FILE     file with extra certificates to send "
+           "to peers\n"
+           "SSL options:\n"
+           "  --ssl-protocols=PROTOS  list of SSL protocols to enable\n"
+           "  --ssl-ciphers=CIPHERS   list of SSL ciphers to enable\n");
+}
+
+/* Streams. */
+
+static int
+new_ssl_stream(char *name, int fd, enum session_type type,
+               enum ssl_state state, struct stream **streamp)
+{
+    int error = check_config();
+    if (error) {
+        goto error;
+    }
+    ERR_clear_error();
+    SSL *ssl = SSL_new(ctx);
+    if (!ssl || SSL_set_fd(ssl, fd) != 1) {
+        log_ssl_errors(VLL_ERR, "SSL_new");
+        SSL_free(ssl);
+        error = ENOPROTOOPT;
+        goto error;
+    }
+    if (type == CLIENT) {
+        SSL_set_connect_state(ssl);
+    } else {
+        SSL_set_accept_state(ssl);
+    }
+
+    struct ssl_stream *s = xzalloc(sizeof *s);
+    stream_init(&s->stream, &ssl_data_stream_class, EAGAIN, name);
+    s->state = state;
+    s->type = type;
+    s->fd = fd;
+    s->ssl = ssl;
+    *streamp = &s->stream;
+    return 0;
+
+error:
+    close(fd);
+    free(name);
+    *streamp = NULL;
+    return error;
+}
+
+static int
+ssl_verify(const char *suffix)
+{
+    struct sockaddr_storage ss;
+    return inet_parse_active(suffix, -1, &ss);
+}
+
+static int
+ssl_open(const char *name, char *suffix, struct stream **streamp)
+{
+    int error = check_config();
+    if (error) {
+        return error;
+    }
+    struct sockaddr_storage ss;
+    int fd;
+    error = inet_open_active(SOCK_STREAM, suffix, -1, &ss, &fd);
+    if (error) {
+        return error;
+    }
+    error = new_ssl_stream(xstrdup(name), fd, CLIENT, STATE_TCP_CONNECTING,
+                           streamp);
+    if (!error) {
+        stream_set_peer_name(*streamp, ss_format_ip_port(&ss));
+    }
+    return error;
+}
+
+static void
+ssl_close(struct stream *stream)
+{
+    struct ssl_stream *s = ssl_stream_cast(stream);
+    /* Best effort close_notify: never blocks (the fd is non-blocking). */
+    if (SSL_is_init_finished(s->ssl)) {
+        SSL_shutdown(s->ssl);
+    }
+    ERR_clear_error();
+    SSL_free(s->ssl);
+    close(s->fd);
+    free(s->txbuf);
+    free(s);
+}
+
+static enum ssl_want
+want_from_error(int ssl_error)
+{
+    return (ssl_error == SSL_ERROR_WANT_READ ? WANT_READ
+            : ssl_error == SSL_ERROR_WANT_WRITE ? WANT_WRITE
+            : WANT_NOTHING);
+}
+
+/* Logs and returns EPROTO for a failed SSL_*() call that returned 'ret'
+ * with SSL_get_error() 'ssl_error'. */
+static int
+interpret_ssl_error(struct ssl_stream *s, const char *function, int ret,
+                    int ssl_error)
+{
+    const char *name = stream_get_name(&s->stream);
+    struct ds d = DS_EMPTY_INITIALIZER;
+
+    if (ssl_error == SSL_ERROR_SYSCALL && !ERR_peek_error()) {
+        int error = ret < 0 ? errno : EPROTO;
+        if (ret == 0 || error == 0) {
+            VLOG_WARN_RL(&rl, "%s: %s: unexpected SSL connection close",
+                         name, function);
+            error = EPROTO;
+        } else {
+            VLOG_WARN_RL(&rl, "%s: %s: system error (%s)", name, function,
+                         ovs_strerror(error));
+        }
+        return error;
+    }
+    VLOG_WARN_RL(&rl, "%s: %s: %s", name, function,
+                 format_ssl_errors(&d, "protocol error"));
+    ds_destroy(&d);
+    return EPROTO;
+}
+
+/* On a server stream, before the handshake, looks at the first byte the
+ * client sent: a TLS client starts with a handshake record (0x16).
+ * Returns 0 (looks like TLS), EAGAIN, or EPROTO (logged). */
+static int
+check_first_byte(struct ssl_stream *s)
+{
+    unsigned char byte;
+    ssize_t n;
+    do {
+        n = recv(s->fd, &byte, 1, MSG_PEEK);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            s->rx_want = WANT_READ;
+            return EAGAIN;
+        }
+        return errno;
+    }
+    if (n == 0) {
+        VLOG_DBG_RL(&rl, "%s: closed before the SSL handshake",
+                    stream_get_name(&s->stream));
+        return EPROTO;
+    }
+    s->first_byte_checked = true;
+    if (byte == '{' || byte == '[') {
+        VLOG_WARN_RL(&rl, "%s: received JSON-RPC data on SSL channel",
+                     stream_get_name(&s->stream));
+        return EPROTO;
+    } else if (byte != 0x16) {
+        VLOG_WARN_RL(&rl, "%s: received non-SSL data (first byte 0x%02x) "
+                     "on SSL channel", stream_get_name(&s->stream), byte);
+        return EPROTO;
+    }
+    return 0;
+}
+
+/* Saves the CA certificate at the top of the peer's chain to the
+ * bootstrap CA file and trusts it.  Returns EPROTO in every case: on
+ * success so that the caller reconnects, now verifying the peer. */
+static int
+do_ca_cert_bootstrap(struct ssl_stream *s)
+{
+    const char *name = stream_get_name(&s->stream);
+    STACK_OF(X509) *chain = SSL_get_peer_cert_chain(s->ssl);
+    if (!chain || !sk_X509_num(chain)) {
+        VLOG_ERR("%s: could not bootstrap CA cert: no certificate chain "
+                 "received from peer", name);
+        return EPROTO;
+    }
+    X509 *ca = sk_X509_value(chain, sk_X509_num(chain) - 1);
+    if (X509_check_issued(ca, ca) != X509_V_OK) {
+        VLOG_ERR("%s: could not bootstrap CA cert: the last certificate the "
+                 "peer sent is not self-signed; use --peer-ca-cert on the "
+                 "peer", name);
+        return EPROTO;
+    }
+
+    int fd = open(ca_cert.file_name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                  0444);
+    if (fd < 0) {
+        if (errno == EEXIST) {
+            VLOG_INFO("%s: reading CA cert %s created by another process",
+                      name, ca_cert.file_name);
+            ca_cert.tried = false;
+            refresh_config();
+            return EPROTO;
+        }
+        VLOG_ERR("%s: could not bootstrap CA cert: creating %s failed: %s",
+                 name, ca_cert.file_name, ovs_strerror(errno));
+        return EPROTO;
+    }
+    FILE *file = fdopen(fd, "w");
+    bool ok = file && PEM_write_X509(file, ca) == 1;
+    ok = file && !fclose(file) && ok;
+    if (!file) {
+        close(fd);
+    }
+    if (!ok) {
+        VLOG_ERR("%s: could not bootstrap CA cert: writing %s failed",
+                 name, ca_cert.file_name);
+        unlink(ca_cert.file_name);
+        return EPROTO;
+    }
+
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int md_len = 0;
+    struct ds fp = DS_EMPTY_INITIALIZER;
+    X509_digest(ca, EVP_sha1(), md, &md_len);
+    for (unsigned int i = 0; i < md_len; i++) {
+        ds_put_format(&fp, "%s%02x", i ? ":" : "", md[i]);
+    }
+    VLOG_INFO("%s: trusting CA cert from peer (fingerprint %s), saved to %s",
+              name, ds_cstr(&fp), ca_cert.file_name);
+    ds_destroy(&fp);
+
+    file_needs_load(&ca_cert);
+    load_ca_cert();             /* Ends bootstrap mode on success. */
+    return EPROTO;
+}
+
+static int
+ssl_connect(struct stream *stream)
+{
+    struct ssl_stream *s = ssl_stream_cast(stream);
+
+    if (s->state == STATE_TCP_CONNECTING) {
+        int error = check_connection_completion(s->fd);
+        if (error) {
+            return error;
+        }
+        s->state = STATE_SSL_CONNECTING;
+    }
+
+    if (s->type == SERVER && !s->first_byte_checked) {
+        int error = check_first_byte(s);
+        if (error) {
+            return error;
+        }
+    }
+
+    ERR_clear_error();
+    int ret = s->type == CLIENT ? SSL_connect(s->ssl) : SSL_accept(s->ssl);
+    if (ret != 1) {
+        int ssl_error = SSL_get_error(s->ssl, ret);
+        s->rx_want = want_from_error(ssl_error);
+        if (s->rx_want != WANT_NOTHING) {
+            return EAGAIN;
+        }
+        return interpret_ssl_error(s, s->type == CLIENT ? "SSL_connect"
+                                                        : "SSL_accept",
+                                   ret, ssl_error);
+    }
+    s->rx_want = WANT_NOTHING;
+
+    if (bootstrap_ca_cert && verify_peer_cert) {
+        return do_ca_cert_bootstrap(s);
+    }
+    if (verify_peer_cert && SSL_get_verify_result(s->ssl) != X509_V_OK) {
+        VLOG_WARN_RL(&rl, "%s: peer certificate verification failed: %s",
+                     stream_get_name(stream),
+                     X509_verify_cert_error_string(
+                         SSL_get_verify_result(s->ssl)));
+        return EPROTO;
+    }
+    if (VLOG_IS_DBG_ENABLED()) {
+        char *id = stream_ssl_get_peer_id(stream);
+        VLOG_DBG("%s: %s connected, peer \"%s\"", stream_get_name(stream),
+                 SSL_get_version(s->ssl), id ? id : "");
+        free(id);
+    }
+    return 0;
+}
+
+static ssize_t
+ssl_recv(struct stream *stream, void *buffer, size_t n)
+{
+    struct ssl_stream *s = ssl_stream_cast(stream);
+    int len = n > INT_MAX ? INT_MAX : n;
+
+    ERR_clear_error();
+    int ret = SSL_read(s->ssl, buffer, len);
+    if (ret > 0) {
+        return ret;
+    }
+    int ssl_error = SSL_get_error(s->ssl, ret);
+    switch (ssl_error) {
+    case SSL_ERROR_ZERO_RETURN:
+        return 0;
+    case SSL_ERROR_WANT_READ:
+    case SSL_ERROR_WANT_WRITE:
+        s->rx_want = want_from_error(ssl_error);
+        return -EAGAIN;
+    default:
+        return -interpret_ssl_error(s, "SSL_read", ret, ssl_error);
+    }
+}
+
+/* Sends what is in the tx buffer.  Returns 0 (all sent), EAGAIN or an
+ * errno. */
+static int
+ssl_do_tx(struct ssl_stream *s)
+{
+    while (s->tx_len) {
+        ERR_clear_error();
+        int ret = SSL_write(s->ssl, s->txbuf + s->tx_ofs, s->tx_len);
+        if (ret > 0) {
+            s->tx_ofs += ret;
+            s->tx_len -= ret;
+            continue;
+        }
+        int ssl_error = SSL_get_error(s->ssl, ret);
+        s->tx_want = want_from_error(ssl_error);
+        if (s->tx_want != WANT_NOTHING) {
+            return EAGAIN;
+        }
+        s->tx_len = 0;
+        return interpret_ssl_error(s, "SSL_write", ret, ssl_error);
+    }
+    s->tx_want = WANT_NOTHING;
+    return 0;
+}
+
+static ssize_t
+ssl_send(struct stream *stream, const void *buffer, size_t n)
+{
+    struct ssl_stream *s = ssl_stream_cast(stream);
+
+    if (s->tx_len) {
+        int error = ssl_do_tx(s);
+        if (error) {
+            return -error;
+        }
+    }
+    if (!s->txbuf) {
+        s->txbuf = xmalloc(TX_BUF_SIZE);
+    }
+    n = MIN(n, TX_BUF_SIZE);
+    memcpy(s->txbuf, buffer, n);
+    s->tx_ofs = 0;
+    s->tx_len = n;
+    int error = ssl_do_tx(s);
+    return error && error != EAGAIN ? -error : (ssize_t) n;
+}
+
+static void
+ssl_run(struct stream *stream)
+{
+    struct ssl_stream *s = ssl_stream_cast(stream);
+    if (s->tx_len) {
+        int error OVS_UNUSED = ssl_do_tx(s);
+    }
+}
+
+static void
+wait_for(const struct ssl_stream *s, enum ssl_want want)
+{
+    if (want == WANT_NOTHING) {
+        poll_immediate_wake();
+    } else {
+        poll_fd_wait(s->fd, want == WANT_READ ? POLLIN : POLLOUT);
+    }
+}
+
+static void
+ssl_run_wait(struct stream *stream)
+{
+    struct ssl_stream *s = ssl_stream_cast(stream);
+    if (s->tx_len) {
+        wait_for(s, s->tx_want);
+    }
+}
+
+static void
+ssl_wait(struct stream *stream, int wait)
+{
+    struct ssl_stream *s = ssl_stream_cast(stream);
+
+    switch (wait) {
+    case STREAM_CONNECT:
+        if (s->state == STATE_TCP_CONNECTING) {
+            poll_fd_wait(s->fd, POLLOUT);
+        } else {
+            wait_for(s, s->rx_want);
+        }
+        break;
+    case STREAM_RECV:
+        if (SSL_pending(s->ssl)) {
+            poll_immediate_wake();  /* Already decrypted. */
+        } else {
+            wait_for(s, s->rx_want);
+        }
+        break;
+    case STREAM_SEND:
+        if (!s->tx_len) {
+            poll_immediate_wake();
+        } else {
+            wait_for(s, s->tx_want);
+        }
+        break;
+    }
+}
+
+char *
+stream_ssl_get_peer_id(const struct stream *stream)
+{
+    if (!stream_is_ssl(stream)) {
+        return NULL;
+    }
+    struct ssl_stream *s = ssl_stream_cast(stream);
+    if (!SSL_is_init_finished(s->ssl)) {
+        return NULL;
+    }
+    X509 *peer = SSL_get1_peer_certificate(s->ssl);
+    if (!peer) {
+        return NULL;
+    }
+    char *id = NULL;
+    X509_NAME *subject = X509_get_subject_name(peer);
+    int i = X509_NAME_get_index_by_NID(subject, NID_commonName, -1);
+    if (i >= 0) {
+        ASN1_STRING *data = X509_NAME_ENTRY_get_data(
+            X509_NAME_get_entry(subject, i));
+        unsigned char *utf8;
+        int len = ASN1_STRING_to_UTF8(&utf8, data);
+        if (len >= 0) {
+            id = xmemdup0((const char *) utf8, len);
+            OPENSSL_free(utf8);
+        }
+    }
+    X509_free(peer);
+    return id;
+}
+
+/* The class of connected (or connecting) TLS streams.  "open" is NULL:
+ * ssl_stream_class below opens. */
+static const struct stream_class ssl_data_stream_class = {
+    .name = "ssl",
+    .needs_probes = true,
+    .verify = ssl_verify,
+    .open = NULL,
+    .close = ssl_close,
+    .connect = ssl_connect,
+    .recv = ssl_recv,
+    .send = ssl_send,
+    .run = ssl_run,
+    .run_wait = ssl_run_wait,
+    .wait = ssl_wait,
+};
+
+const struct stream_class ssl_stream_class = {
+    .name = "ssl",
+    .needs_probes = true,
+    .verify = ssl_verify,
+    .open = ssl_open,
+};
+
+/* Listeners: an fd pstream whose accepted sockets become TLS streams. */
+
+static int
+pssl_verify(const char *suffix)
+{
+    struct sockaddr_storage ss;
+    return inet_parse_passive(suffix, -1, &ss);
+}
+
+static int
+pssl_accept(int fd, const struct sockaddr_storage *ss,
+            socklen_t ss_len OVS_UNUSED, struct stream **streamp)
+{
+    char *peer = ss_format_ip_port(ss);
+    int error = new_ssl_stream(xasprintf("ssl:%s", peer), fd, SERVER,
+                               STATE_SSL_CONNECTING, streamp);
+    if (error) {
+        free(peer);
+        return error;
+    }
+    stream_set_peer_name(*streamp, peer);
+    return 0;
+}
+
+static int
+pssl_listen(const char *name, char *suffix, struct pstream **pstreamp)
+{
+    int error = check_config();
+    if (error) {
+        return error;
+    }
+    struct sockaddr_storage ss;
+    int fd;
+    error = inet_open_passive(SOCK_STREAM, suffix, -1, &ss, &fd);
+    if (error) {
+        return error;
+    }
+    new_fd_pstream(xstrdup(name), fd, pssl_accept, NULL, pstreamp);
+    (*pstreamp)->bound_port = ss_get_port(&ss);
+    return 0;
+}
+
+const struct pstream_class pssl_pstream_class = {
+    .name = "pssl",
+    .needs_probes = true,
+    .verify = pssl_verify,
+    .listen = pssl_listen,
+};
