@@ -18,6 +18,8 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/execution.c ovsdb/execution.h
 
 # (storage) log, file go below.
+ovsdb_libovsdb_a_SOURCES += \
+	ovsdb/log.c ovsdb/log.h
 
 # (server) sessions, monitors go below.
 ovsdb_libovsdb_a_SOURCES += \

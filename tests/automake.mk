@@ -32,7 +32,8 @@ tests_unit_test_txn_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/engine/exec-corpus.sh tests/engine/exec-tool
 
 # (storage) unit tests go below.
-
+check_PROGRAMS += tests/unit/test-log
+tests_unit_test_log_LDADD = $(TEST_LDADD)
 
 # (server) tests go below.
 check_PROGRAMS += tests/unit/test-lock

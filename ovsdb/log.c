@@ -1,0 +1,846 @@
+/* ovsdb/log.c: append-only record log.  See log.h for the format and the
+ * rules; this file adds the state machine and the I/O seam. */
+#include <config.h>
+
+#include "ovsdb/log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <openssl/evp.h>
+#include "lib/allocator.h"
+#include "lib/ds.h"
+#include "lib/json-util.h"
+#include "ovsdb/error.h"
+
+#define MAGIC "OVSDB JSON"
+#define CLUSTER_MAGIC "OVSDB CLUSTER"
+#define SHA1_HEX_LEN 40
+#define MAX_HEADER_SIZE 128         /* Longer header lines are corrupt. */
+#define READ_BUF_SIZE 65536
+
+enum log_state {
+    LOG_READ,               /* Reading records. */
+    LOG_READ_ERROR,         /* Hit a bad record; 'error' says which. */
+    LOG_WRITE,              /* Appending at 'offset'. */
+    LOG_BROKEN,             /* A failed write could not be undone. */
+};
+
+struct ovsdb_log {
+    char *name;
+    enum ovsdb_log_mode mode;
+    enum log_state state;
+    struct ovsdb_error *error;  /* For LOG_READ_ERROR and LOG_BROKEN. */
+    bool read_failed;           /* LOG_READ_ERROR came from a failed read()
+                                 * call, not from a bad record: the rest of
+                                 * the file may be good, so never truncate
+                                 * it. */
+    int fd;
+    int lock_fd;                /* -1 if no lock held. */
+    off_t offset;               /* End of the last good record. */
+    unsigned long long n_records;
+
+    /* Read buffer: rbuf[rbuf_pos..rbuf_len) holds file bytes starting at
+     * file offset 'offset'. */
+    char *rbuf;
+    size_t rbuf_pos, rbuf_len;
+    bool eof;
+};
+
+/* ---------------------------------------------------------------------
+ * The I/O seam.  Every call that touches the file system goes through one
+ * of these, so a test can make the N-th one fail. */
+
+static unsigned long long io_calls;
+static unsigned long long fault_at;    /* 0: no fault. */
+static int fault_error;
+static bool fault_sticky;
+static bool fault_env_read;
+
+void
+ovsdb_log_inject_fault(unsigned long long nth, int error, bool sticky)
+{
+    fault_env_read = true;
+    fault_at = nth ? io_calls + nth : 0;
+    fault_error = error;
+    fault_sticky = sticky;
+}
+
+unsigned long long
+ovsdb_log_io_count(void)
+{
+    return io_calls;
+}
+
+static void
+read_fault_env(void)
+{
+    fault_env_read = true;
+    const char *s = getenv("OVSDB_LOG_FAULT");
+    if (!s || !*s) {
+        return;
+    }
+    char *copy = xstrdup(s);
+    char *save = NULL;
+    char *n = strtok_r(copy, ":", &save);
+    char *e = strtok_r(NULL, ":", &save);
+    char *flag = strtok_r(NULL, ":", &save);
+    long long nth;
+    int error = 0;
+    if (e && !strcmp(e, "ENOSPC")) {
+        error = ENOSPC;
+    } else if (e && !strcmp(e, "EIO")) {
+        error = EIO;
+    } else if (e) {
+        str_to_int(e, &error);
+    }
+    if (n && str_to_llong(n, &nth) && nth > 0 && error > 0) {
+        ovsdb_log_inject_fault(nth, error,
+                               flag && !strcmp(flag, "sticky"));
+    }
+    free(copy);
+}
+
+/* Returns 0, or the injected error for this call. */
+static int
+io_fault(void)
+{
+    if (!fault_env_read) {
+        read_fault_env();
+    }
+    io_calls++;
+    if (fault_at && (io_calls == fault_at
+                     || (fault_sticky && io_calls > fault_at))) {
+        if (!fault_sticky) {
+            fault_at = 0;
+        }
+        return fault_error;
+    }
+    return 0;
+}
+
+static int
+io_open(const char *name, int flags, mode_t mode, int *fdp)
+{
+    int error = io_fault();
+    if (error) {
+        *fdp = -1;
+        return error;
+    }
+    *fdp = open(name, flags | O_CLOEXEC, mode);
+    return *fdp < 0 ? errno : 0;
+}
+
+/* Reads up to 'size' bytes at the current position.  Returns 0 and the
+ * count in '*np' (0 at end of file), or an errno. */
+static int
+io_read(int fd, void *buf, size_t size, size_t *np)
+{
+    int error = io_fault();
+    *np = 0;
+    if (error) {
+        return error;
+    }
+    for (;;) {
+        ssize_t n = read(fd, buf, size);
+        if (n >= 0) {
+            *np = n;
+            return 0;
+        } else if (errno != EINTR) {
+            return errno;
+        }
+    }
+}
+
+/* Writes all of 'buf' at 'offset'.  One seam call, however many write()s
+ * the kernel needs. */
+static int
+io_pwrite(int fd, const char *buf, size_t size, off_t offset)
+{
+    int error = io_fault();
+    if (error) {
+        /* A real full disk often accepts part of a write: imitate that, so
+         * the undo path is exercised. */
+        if (size > 1 && pwrite(fd, buf, size / 2, offset) < 0) {
+            return errno;
+        }
+        return error;
+    }
+    while (size > 0) {
+        ssize_t n = pwrite(fd, buf, size, offset);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return errno;
+        } else if (n == 0) {
+            return ENOSPC;
+        }
+        buf += n;
+        size -= n;
+        offset += n;
+    }
+    return 0;
+}
+
+static int
+io_fsync(int fd)
+{
+    int error = io_fault();
+    if (error) {
+        return error;
+    }
+    return fsync(fd) ? errno : 0;
+}
+
+static int
+io_ftruncate(int fd, off_t size)
+{
+    int error = io_fault();
+    if (error) {
+        return error;
+    }
+    return ftruncate(fd, size) ? errno : 0;
+}
+
+static int
+io_rename(const char *old, const char *new)
+{
+    int error = io_fault();
+    if (error) {
+        return error;
+    }
+    return rename(old, new) ? errno : 0;
+}
+
+/* Fsyncs the directory that contains 'name', so a created or renamed entry
+ * survives a crash. */
+static int
+io_fsync_dir(const char *name)
+{
+    const char *slash = strrchr(name, '/');
+    char *dir = (!slash ? xstrdup(".")
+                 : slash == name ? xstrdup("/")
+                 : xmemdup0(name, slash - name));
+    int fd;
+    int error = io_open(dir, O_RDONLY | O_DIRECTORY, 0, &fd);
+    if (!error) {
+        error = io_fsync(fd);
+        close(fd);
+    }
+    free(dir);
+    return error;
+}
+
+/* ---------------------------------------------------------------------
+ * Errors. */
+
+static struct ovsdb_error * PRINTF_FORMAT(3, 4)
+io_error(const char *name, int err, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    char *msg = xvasprintf(fmt, args);
+    va_end(args);
+    struct ovsdb_error *error = ovsdb_error(OVSDB_E_IO, "%s: %s (%s)", name,
+                                            msg, ovs_strerror(err));
+    free(msg);
+    return error;
+}
+
+/* ---------------------------------------------------------------------
+ * Locking. */
+
+static char *
+lock_name(const char *name)
+{
+    const char *slash = strrchr(name, '/');
+    if (!slash) {
+        return xasprintf(".%s.~lock~", name);
+    }
+    return xasprintf("%.*s/.%s.~lock~", (int) (slash - name), name,
+                     slash + 1);
+}
+
+/* Takes an open-file-description fcntl lock: it conflicts with the
+ * reference's (process-associated) fcntl locks, and also with a second open
+ * in this same process. */
+static struct ovsdb_error *
+take_lock(const char *name, int *lock_fdp)
+{
+    char *lname = lock_name(name);
+    int fd;
+    int error = io_open(lname, O_RDWR | O_CREAT, 0600, &fd);
+    free(lname);
+    if (error) {
+        return io_error(name, error, "failed to open lockfile");
+    }
+    struct flock l = {
+        .l_type = F_WRLCK,
+        .l_whence = SEEK_SET,
+        .l_start = 0,
+        .l_len = 0,
+    };
+    if (fcntl(fd, F_OFD_SETLK, &l) < 0) {
+        error = errno == EACCES ? EAGAIN : errno;
+        close(fd);
+        return io_error(name, error, "failed to lock lockfile");
+    }
+    *lock_fdp = fd;
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------
+ * Opening and closing. */
+
+static struct ovsdb_log *
+log_new(const char *name, enum ovsdb_log_mode mode, int fd, int lock_fd)
+{
+    struct ovsdb_log *log = xzalloc(sizeof *log);
+    log->name = xstrdup(name);
+    log->mode = mode;
+    log->fd = fd;
+    log->lock_fd = lock_fd;
+    log->state = LOG_READ;
+    return log;
+}
+
+/* Fills the read buffer so it holds at least 'want' bytes if the file has
+ * them.  Returns 0 or an errno. */
+static int
+fill(struct ovsdb_log *log, size_t want)
+{
+    if (!log->rbuf) {
+        log->rbuf = xmalloc(READ_BUF_SIZE);
+    }
+    if (log->rbuf_pos > 0) {
+        memmove(log->rbuf, log->rbuf + log->rbuf_pos,
+                log->rbuf_len - log->rbuf_pos);
+        log->rbuf_len -= log->rbuf_pos;
+        log->rbuf_pos = 0;
+    }
+    while (log->rbuf_len < want && !log->eof) {
+        size_t n;
+        int error = io_read(log->fd, log->rbuf + log->rbuf_len,
+                            READ_BUF_SIZE - log->rbuf_len, &n);
+        if (error) {
+            return error;
+        }
+        if (!n) {
+            log->eof = true;
+        }
+        log->rbuf_len += n;
+    }
+    return 0;
+}
+
+struct ovsdb_error *
+ovsdb_log_open(const char *name, enum ovsdb_log_mode mode,
+               struct ovsdb_log **logp)
+{
+    *logp = NULL;
+
+    int lock_fd = -1;
+    if (mode != OVSDB_LOG_READ_ONLY) {
+        struct ovsdb_error *error = take_lock(name, &lock_fd);
+        if (error) {
+            return error;
+        }
+    }
+
+    int flags = (mode == OVSDB_LOG_READ_ONLY ? O_RDONLY
+                 : mode == OVSDB_LOG_READ_WRITE ? O_RDWR
+                 : mode == OVSDB_LOG_CREATE_EXCL ? O_RDWR | O_CREAT | O_EXCL
+                 : O_RDWR | O_CREAT);
+    int fd;
+    int err = io_open(name, flags, 0640, &fd);
+    if (err) {
+        if (lock_fd >= 0) {
+            close(lock_fd);
+        }
+        return io_error(name, err, "%s failed",
+                        flags & O_CREAT ? "create" : "open");
+    }
+
+    struct ovsdb_log *log = log_new(name, mode, fd, lock_fd);
+    struct ovsdb_error *error = NULL;
+    if (mode == OVSDB_LOG_CREATE_EXCL) {
+        err = io_fsync_dir(name);
+        if (err) {
+            error = io_error(name, err, "fsync of directory failed");
+        }
+        log->state = LOG_WRITE;
+    } else {
+        /* Identify the file type from its first bytes. */
+        err = fill(log, strlen(CLUSTER_MAGIC));
+        if (err) {
+            error = io_error(name, err, "read failed");
+        } else if (!log->rbuf_len) {
+            if (mode == OVSDB_LOG_CREATE) {
+                err = io_fsync_dir(name);
+                if (err) {
+                    error = io_error(name, err, "fsync of directory failed");
+                }
+                log->state = LOG_WRITE;
+            } else {
+                error = ovsdb_error(OVSDB_E_SYNTAX,
+                                    "%s: cannot identify file type", name);
+            }
+        } else if (log->rbuf_len >= strlen(CLUSTER_MAGIC)
+                   && !memcmp(log->rbuf, CLUSTER_MAGIC,
+                              strlen(CLUSTER_MAGIC))) {
+            error = ovsdb_error(OVSDB_E_NOT_SUPP,
+                                "%s: clustered databases are not supported",
+                                name);
+        } else if (log->rbuf_len < strlen(MAGIC) + 1
+                   || memcmp(log->rbuf, MAGIC " ", strlen(MAGIC) + 1)) {
+            error = ovsdb_error(OVSDB_E_SYNTAX,
+                                "%s: unexpected file format", name);
+        }
+    }
+    if (error) {
+        ovsdb_log_close(log);
+        return error;
+    }
+    *logp = log;
+    return NULL;
+}
+
+static void
+log_free(struct ovsdb_log *log, bool close_fd)
+{
+    if (close_fd && log->fd >= 0) {
+        close(log->fd);
+    }
+    if (log->lock_fd >= 0) {
+        close(log->lock_fd);
+    }
+    ovsdb_error_destroy(log->error);
+    free(log->rbuf);
+    free(log->name);
+    free(log);
+}
+
+void
+ovsdb_log_close(struct ovsdb_log *log)
+{
+    if (log) {
+        log_free(log, true);
+    }
+}
+
+const char *
+ovsdb_log_get_name(const struct ovsdb_log *log)
+{
+    return log->name;
+}
+
+off_t
+ovsdb_log_get_offset(const struct ovsdb_log *log)
+{
+    return log->offset;
+}
+
+unsigned long long
+ovsdb_log_get_n_records(const struct ovsdb_log *log)
+{
+    return log->n_records;
+}
+
+bool
+ovsdb_log_is_broken(const struct ovsdb_log *log)
+{
+    return log->state == LOG_BROKEN;
+}
+
+/* ---------------------------------------------------------------------
+ * Reading. */
+
+/* Returns how much of the header line 'line' ('n' bytes) to show in an
+ * error, as the reference does: the magic ("OVSDB WORD") when the line
+ * starts with one, else the whole line. */
+static size_t
+header_shown(const char *line, size_t n)
+{
+    const char *lead = "OVSDB ";
+    size_t llen = strlen(lead);
+    if (n > llen && !memcmp(line, lead, llen)) {
+        const char *sp = memchr(line + llen, ' ', n - llen);
+        if (sp) {
+            return sp - line;
+        }
+    }
+    return n;
+}
+
+/* Parses "OVSDB JSON <size> <sha1>" (without the newline) from 'line' of
+ * 'n' bytes.  Returns true on success. */
+static bool
+parse_header(const char *line, size_t n, size_t *sizep,
+             char sha1[SHA1_HEX_LEN + 1])
+{
+    size_t mlen = strlen(MAGIC);
+    if (n < mlen + 1 || memcmp(line, MAGIC " ", mlen + 1)) {
+        return false;
+    }
+    const char *p = line + mlen + 1, *end = line + n;
+    while (p < end && *p == ' ') {
+        p++;
+    }
+    if (p >= end || *p < '0' || *p > '9') {
+        return false;
+    }
+    unsigned long long size = 0;
+    for (; p < end && *p >= '0' && *p <= '9'; p++) {
+        if (size > (ULLONG_MAX - 9) / 10) {
+            return false;
+        }
+        size = size * 10 + (*p - '0');
+    }
+    if (p >= end || *p != ' ' || size > SIZE_MAX / 2) {
+        return false;
+    }
+    p++;
+    if (end - p != SHA1_HEX_LEN) {
+        return false;
+    }
+    for (int i = 0; i < SHA1_HEX_LEN; i++) {
+        char c = p[i];
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+            return false;
+        }
+        sha1[i] = c;
+    }
+    sha1[SHA1_HEX_LEN] = '\0';
+    *sizep = size;
+    return true;
+}
+
+static void
+sha1_hex(const void *data, size_t size, char hex[SHA1_HEX_LEN + 1])
+{
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int md_len = 0;
+    EVP_Digest(data, size, md, &md_len, EVP_sha1(), NULL);
+    for (unsigned int i = 0; i < md_len && i < SHA1_HEX_LEN / 2; i++) {
+        sprintf(&hex[i * 2], "%02x", md[i]);
+    }
+    hex[SHA1_HEX_LEN] = '\0';
+}
+
+/* Reads one record.  Returns NULL with '*jsonp' set (or NULL at a clean end
+ * of file), or an error describing the bad record. */
+static struct ovsdb_error *
+read_record(struct ovsdb_log *log, json_t **jsonp)
+{
+    long long start = log->offset;
+
+    int err = fill(log, MAX_HEADER_SIZE);
+    if (err) {
+        log->read_failed = true;
+        return io_error(log->name, err, "error reading log at offset %lld",
+                        start);
+    }
+    const char *line = log->rbuf + log->rbuf_pos;
+    size_t avail = log->rbuf_len - log->rbuf_pos;
+    if (!avail) {
+        return NULL;
+    }
+    const char *nl = memchr(line, '\n', MIN(avail, MAX_HEADER_SIZE));
+    size_t size;
+    char expected[SHA1_HEX_LEN + 1];
+    if (!nl || !parse_header(line, nl - line, &size, expected)) {
+        size_t show = header_shown(line, nl ? (size_t) (nl - line)
+                                             : MIN(avail, 64));
+        if (!start) {
+            return ovsdb_error(OVSDB_E_SYNTAX, "%s: unexpected file format",
+                               log->name);
+        }
+        return ovsdb_error(OVSDB_E_SYNTAX, "%s: parse error at offset %lld "
+                           "in header line \"%.*s\"", log->name, start,
+                           (int) show, line);
+    }
+    size_t header_size = nl - line + 1;
+    log->rbuf_pos += header_size;
+    long long body_start = start + header_size;
+
+    /* Gather the body: first from the buffer, then straight from the
+     * file. */
+    char *body = xmalloc(size + 1);
+    size_t have = MIN(size, log->rbuf_len - log->rbuf_pos);
+    memcpy(body, log->rbuf + log->rbuf_pos, have);
+    log->rbuf_pos += have;
+    while (have < size && !log->eof) {
+        size_t n;
+        err = io_read(log->fd, body + have, size - have, &n);
+        if (err) {
+            free(body);
+            log->read_failed = true;
+            return io_error(log->name, err, "error reading %zu bytes "
+                            "starting at offset %lld", size, body_start);
+        }
+        if (!n) {
+            log->eof = true;
+        }
+        have += n;
+    }
+    if (have < size) {
+        free(body);
+        return io_error(log->name, EOF, "error reading %zu bytes starting "
+                        "at offset %lld", size, body_start);
+    }
+
+    char actual[SHA1_HEX_LEN + 1];
+    sha1_hex(body, size, actual);
+    if (strcmp(actual, expected)) {
+        free(body);
+        return ovsdb_error(OVSDB_E_SYNTAX, "%s: %zu bytes starting at offset "
+                           "%lld have SHA-1 hash %s but should have hash %s",
+                           log->name, size, body_start, actual, expected);
+    }
+
+    char *msg = NULL;
+    json_t *json = jsonx_from_buffer(body, size, &msg);
+    free(body);
+    if (!json) {
+        struct ovsdb_error *error = ovsdb_error(
+            OVSDB_E_SYNTAX, "%s: %zu bytes starting at offset %lld are not "
+            "valid JSON (%s)", log->name, size, body_start, msg);
+        free(msg);
+        return error;
+    }
+    log->offset = body_start + size;
+    log->n_records++;
+    *jsonp = json;
+    return NULL;
+}
+
+struct ovsdb_error *
+ovsdb_log_read(struct ovsdb_log *log, json_t **jsonp)
+{
+    *jsonp = NULL;
+    switch (log->state) {
+    case LOG_READ: {
+        struct ovsdb_error *error = read_record(log, jsonp);
+        if (error) {
+            log->state = LOG_READ_ERROR;
+            log->error = ovsdb_error_clone(error);
+        }
+        return error;
+    }
+    case LOG_READ_ERROR:
+        return ovsdb_error_clone(log->error);
+    case LOG_WRITE:
+    case LOG_BROKEN:
+    default:
+        return NULL;
+    }
+}
+
+/* ---------------------------------------------------------------------
+ * Writing. */
+
+char *
+ovsdb_log_format_record(const json_t *json, size_t *sizep)
+{
+    struct ds body = DS_EMPTY_INITIALIZER;
+    jsonx_put(&body, json);
+    ds_put_char(&body, '\n');
+
+    char sha1[SHA1_HEX_LEN + 1];
+    sha1_hex(body.string, body.length, sha1);
+
+    struct ds rec = DS_EMPTY_INITIALIZER;
+    ds_reserve(&rec, body.length + 64);
+    ds_put_format(&rec, MAGIC " %zu %s\n", body.length, sha1);
+    ds_put_buffer(&rec, body.string, body.length);
+    ds_destroy(&body);
+    *sizep = rec.length;
+    return ds_steal_cstr(&rec);
+}
+
+static struct ovsdb_error *
+broken_error(const struct ovsdb_log *log)
+{
+    return ovsdb_error_clone(log->error);
+}
+
+/* Switches a log that was being read to writing, dropping any bad tail. */
+static struct ovsdb_error *
+start_writing(struct ovsdb_log *log)
+{
+    if (log->mode == OVSDB_LOG_READ_ONLY) {
+        return ovsdb_error(OVSDB_E_IO, "%s: cannot write to a log opened "
+                           "read-only", log->name);
+    }
+    if (log->state == LOG_READ_ERROR && log->read_failed) {
+        return ovsdb_error_wrap(ovsdb_error_clone(log->error),
+                                "not writing after a failed read");
+    }
+    if (log->state == LOG_READ || log->state == LOG_READ_ERROR) {
+        int err = io_ftruncate(log->fd, log->offset);
+        if (err) {
+            return io_error(log->name, err, "cannot truncate to length "
+                            "%lld", (long long) log->offset);
+        }
+        log->state = LOG_WRITE;
+        ovsdb_error_destroy(log->error);
+        log->error = NULL;
+        free(log->rbuf);
+        log->rbuf = NULL;
+        log->rbuf_pos = log->rbuf_len = 0;
+    }
+    return NULL;
+}
+
+static void
+make_broken(struct ovsdb_log *log, const struct ovsdb_error *cause)
+{
+    log->state = LOG_BROKEN;
+    ovsdb_error_destroy(log->error);
+    log->error = ovsdb_error_clone(cause);
+}
+
+static struct ovsdb_error *
+write_buffer(struct ovsdb_log *log, const char *buf, size_t size)
+{
+    if (log->state == LOG_BROKEN) {
+        return broken_error(log);
+    }
+    struct ovsdb_error *error = start_writing(log);
+    if (error) {
+        return error;
+    }
+    int err = io_pwrite(log->fd, buf, size, log->offset);
+    if (err) {
+        error = io_error(log->name, err, "write of %zu bytes at offset "
+                         "%lld failed", size, (long long) log->offset);
+        /* Undo a partial write, so the file still ends at a record
+         * boundary. */
+        if (io_ftruncate(log->fd, log->offset)) {
+            make_broken(log, error);
+        }
+        return error;
+    }
+    log->offset += size;
+    log->n_records++;
+    return NULL;
+}
+
+struct ovsdb_error *
+ovsdb_log_write(struct ovsdb_log *log, const json_t *json)
+{
+    size_t size;
+    char *rec = ovsdb_log_format_record(json, &size);
+    struct ovsdb_error *error = write_buffer(log, rec, size);
+    free(rec);
+    return error;
+}
+
+struct ovsdb_error *
+ovsdb_log_commit_block(struct ovsdb_log *log)
+{
+    if (log->state == LOG_BROKEN) {
+        return broken_error(log);
+    }
+    if (log->state != LOG_WRITE) {
+        return NULL;
+    }
+    int err = io_fsync(log->fd);
+    if (err) {
+        struct ovsdb_error *error = io_error(log->name, err, "fsync failed");
+        make_broken(log, error);
+        return error;
+    }
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------
+ * Atomic replacement. */
+
+char *
+ovsdb_log_tmp_name(const struct ovsdb_log *log)
+{
+    return xasprintf("%s.tmp", log->name);
+}
+
+struct ovsdb_error *
+ovsdb_log_replace_start(struct ovsdb_log *old, struct ovsdb_log **newp)
+{
+    *newp = NULL;
+    char *tmp = ovsdb_log_tmp_name(old);
+    unlink(tmp);
+    int fd;
+    int err = io_open(tmp, O_RDWR | O_CREAT | O_EXCL, 0640, &fd);
+    if (err) {
+        struct ovsdb_error *error = io_error(tmp, err, "create failed");
+        free(tmp);
+        return error;
+    }
+    struct ovsdb_log *new = log_new(tmp, OVSDB_LOG_CREATE, fd, -1);
+    free(tmp);
+    new->state = LOG_WRITE;
+    *newp = new;
+    return NULL;
+}
+
+struct ovsdb_error *
+ovsdb_log_sync_size(struct ovsdb_log *log)
+{
+    struct stat st;
+    if (fstat(log->fd, &st)) {
+        return io_error(log->name, errno, "fstat failed");
+    }
+    log->offset = st.st_size;
+    return NULL;
+}
+
+struct ovsdb_error *
+ovsdb_log_replace_commit(struct ovsdb_log *old, struct ovsdb_log *new)
+{
+    struct ovsdb_error *error = ovsdb_log_commit_block(new);
+    if (error) {
+        ovsdb_log_replace_abort(new);
+        return error;
+    }
+    int err = io_rename(new->name, old->name);
+    if (err) {
+        error = io_error(old->name, err, "rename of %s failed", new->name);
+        ovsdb_log_replace_abort(new);
+        return error;
+    }
+    /* The rename happened: from here on 'old' must use the new file even if
+     * the directory fsync fails (the rename may then not survive a crash,
+     * but the contents are the same either way). */
+    err = io_fsync_dir(old->name);
+
+    close(old->fd);
+    old->fd = new->fd;
+    old->offset = new->offset;
+    old->n_records = new->n_records;
+    old->state = LOG_WRITE;
+    ovsdb_error_destroy(old->error);
+    old->error = NULL;
+    free(old->rbuf);
+    old->rbuf = NULL;
+    old->rbuf_pos = old->rbuf_len = 0;
+    log_free(new, false);
+
+    return err ? io_error(old->name, err, "fsync of directory failed")
+               : NULL;
+}
+
+void
+ovsdb_log_replace_abort(struct ovsdb_log *new)
+{
+    if (new) {
+        unlink(new->name);
+        log_free(new, true);
+    }
+}
