@@ -19,7 +19,9 @@ ovsdb_libovsdb_a_SOURCES += \
 
 # (storage) log, file go below.
 ovsdb_libovsdb_a_SOURCES += \
-	ovsdb/log.c ovsdb/log.h
+	ovsdb/log.c ovsdb/log.h \
+	ovsdb/file.c ovsdb/file.h \
+	ovsdb/storage.c ovsdb/storage.h
 
 # (server) sessions, monitors go below.
 ovsdb_libovsdb_a_SOURCES += \

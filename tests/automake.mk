@@ -32,8 +32,11 @@ tests_unit_test_txn_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/engine/exec-corpus.sh tests/engine/exec-tool
 
 # (storage) unit tests go below.
-check_PROGRAMS += tests/unit/test-log
+check_PROGRAMS += tests/unit/test-log tests/unit/test-storage
 tests_unit_test_log_LDADD = $(TEST_LDADD)
+tests_unit_test_storage_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/storage/test.ovsschema
+
 
 # (server) tests go below.
 check_PROGRAMS += tests/unit/test-lock

@@ -1,0 +1,315 @@
+/* ovsdb/file.c: standalone database files.  See file.h. */
+#include <config.h>
+
+#include "ovsdb/file.h"
+
+#include <string.h>
+#include <unistd.h>
+#include "lib/allocator.h"
+#include "lib/timeval.h"
+#include "lib/uuid.h"
+#include "ovsdb/datum.h"
+#include "ovsdb/error.h"
+#include "ovsdb/log.h"
+#include "ovsdb/ovsdb.h"
+#include "ovsdb/row.h"
+#include "ovsdb/schema.h"
+#include "ovsdb/table.h"
+#include "ovsdb/txn.h"
+
+/* Reads the schema record from 'log'. */
+static struct ovsdb_error *
+read_schema(struct ovsdb_log *log, struct ovsdb_schema **schemap)
+{
+    *schemap = NULL;
+    json_t *json;
+    struct ovsdb_error *error = ovsdb_log_read(log, &json);
+    if (error) {
+        return error;
+    }
+    if (!json) {
+        return ovsdb_error(OVSDB_E_IO, "%s: database file contains no "
+                           "schema", ovsdb_log_get_name(log));
+    }
+    error = ovsdb_schema_from_json(json, schemap);
+    json_decref(json);
+    return ovsdb_error_wrap(error, "failed to parse \"%s\" as ovsdb schema",
+                            ovsdb_log_get_name(log));
+}
+
+struct ovsdb_error *
+ovsdb_file_read_schema(const char *path, struct ovsdb_schema **schemap)
+{
+    struct ovsdb_log *log;
+    struct ovsdb_error *error = ovsdb_log_open(path, OVSDB_LOG_READ_ONLY,
+                                               &log);
+    if (error) {
+        *schemap = NULL;
+        return error;
+    }
+    error = read_schema(log, schemap);
+    ovsdb_log_close(log);
+    return error;
+}
+
+struct ovsdb_error *
+ovsdb_file_replay_record(struct ovsdb *db, const json_t *json)
+{
+    if (!json_is_object(json)) {
+        return ovsdb_error(OVSDB_E_SYNTAX, "transaction record is not an "
+                           "object");
+    }
+    bool is_diff = json_is_true(json_object_get(json, "_is_diff"));
+    struct ovsdb_txn *txn;
+    struct ovsdb_error *error = ovsdb_txn_from_json(db, json, is_diff, &txn);
+    if (error) {
+        return error;
+    }
+    error = ovsdb_txn_precommit(txn);
+    if (error) {
+        ovsdb_txn_abort(txn);
+        return error;
+    }
+    ovsdb_txn_commit_finish(txn);
+    return NULL;
+}
+
+struct ovsdb_error *
+ovsdb_file_open(const char *path, struct ovsdb **dbp,
+                struct ovsdb_log **logp, struct ovsdb_error **tail_errorp)
+{
+    *dbp = NULL;
+    if (logp) {
+        *logp = NULL;
+    }
+    if (tail_errorp) {
+        *tail_errorp = NULL;
+    }
+
+    struct ovsdb_log *log;
+    struct ovsdb_error *error = ovsdb_log_open(
+        path, logp ? OVSDB_LOG_READ_WRITE : OVSDB_LOG_READ_ONLY, &log);
+    if (error) {
+        return error;
+    }
+    struct ovsdb_schema *schema;
+    error = read_schema(log, &schema);
+    if (error) {
+        ovsdb_log_close(log);
+        return error;
+    }
+
+    struct ovsdb *db = ovsdb_create(schema);
+    for (;;) {
+        json_t *json;
+        error = ovsdb_log_read(log, &json);
+        if (error || !json) {
+            break;
+        }
+        error = ovsdb_file_replay_record(db, json);
+        json_decref(json);
+        if (error) {
+            /* A record that is well-formed but does not apply is not a
+             * torn tail: refuse the file rather than drop data. */
+            error = ovsdb_error_wrap(error, "%s: transaction %llu", path,
+                                     ovsdb_log_get_n_records(log) - 1);
+            ovsdb_destroy(db);
+            ovsdb_log_close(log);
+            return error;
+        }
+    }
+    if (error) {
+        if (tail_errorp) {
+            *tail_errorp = error;
+        } else {
+            ovsdb_destroy(db);
+            ovsdb_log_close(log);
+            return error;
+        }
+    }
+
+    *dbp = db;
+    if (logp) {
+        *logp = log;
+    } else {
+        ovsdb_log_close(log);
+    }
+    return NULL;
+}
+
+json_t *
+ovsdb_file_txn_record(const json_t *changes, const char *comment)
+{
+    json_t *rec = json_object();
+    json_object_update(rec, (json_t *) changes);
+    json_object_set_new(rec, "_date", json_integer(time_wall_msec()));
+    if (comment) {
+        json_object_set_new(rec, "_comment", json_string(comment));
+    }
+    json_object_set_new(rec, "_is_diff", json_true());
+    return rec;
+}
+
+/* Returns the persistent non-default columns of 'row'; new reference. */
+static json_t *
+row_to_json(const struct ovsdb_row *row)
+{
+    const struct ovsdb_table_schema *ts = row->table->schema;
+    json_t *obj = json_object();
+    for (size_t i = OVSDB_N_STD_COLUMNS; i < ts->n_columns; i++) {
+        const struct ovsdb_column *c = ts->columns[i];
+        const struct ovsdb_datum *d = ovsdb_row_get_datum(row, c);
+        if (c->is_persistent && !ovsdb_datum_is_default(d, &c->type)) {
+            json_object_set_new(obj, c->name, ovsdb_datum_to_json(d,
+                                                                  &c->type));
+        }
+    }
+    return obj;
+}
+
+json_t *
+ovsdb_file_snapshot(const struct ovsdb *db, const char *comment)
+{
+    json_t *rec = json_object();
+    for (size_t i = 0; i < ovsdb_n_tables(db); i++) {
+        const struct ovsdb_table *t = ovsdb_get_table_by_index(db, i);
+        if (!ovsdb_table_n_rows(t)) {
+            continue;
+        }
+        json_t *rows = json_object();
+        const struct ovsdb_row *row;
+        OVSDB_TABLE_FOR_EACH_ROW (row, t) {
+            char uuid[UUID_LEN + 1];
+            uuid_to_string(ovsdb_row_get_uuid(row), uuid);
+            json_object_set_new(rows, uuid, row_to_json(row));
+        }
+        json_object_set_new(rec, t->schema->name, rows);
+    }
+    json_object_set_new(rec, "_date", json_integer(time_wall_msec()));
+    if (comment) {
+        json_object_set_new(rec, "_comment", json_string(comment));
+    }
+    return rec;
+}
+
+struct ovsdb_error *
+ovsdb_file_write_snapshot(struct ovsdb_log *log, const struct ovsdb *db,
+                          const char *comment)
+{
+    json_t *schema = ovsdb_schema_to_json(ovsdb_get_schema(db));
+    struct ovsdb_error *error = ovsdb_log_write(log, schema);
+    json_decref(schema);
+    if (!error) {
+        json_t *snap = ovsdb_file_snapshot(db, comment);
+        error = ovsdb_log_write(log, snap);
+        json_decref(snap);
+    }
+    return error;
+}
+
+struct ovsdb_error *
+ovsdb_file_create(const char *path, const struct ovsdb_schema *schema,
+                  const struct ovsdb *db, const char *comment,
+                  struct ovsdb_log **logp)
+{
+    if (logp) {
+        *logp = NULL;
+    }
+    struct ovsdb_log *log;
+    struct ovsdb_error *error = ovsdb_log_open(path, OVSDB_LOG_CREATE_EXCL,
+                                               &log);
+    if (error) {
+        return error;
+    }
+    if (db) {
+        error = ovsdb_file_write_snapshot(log, db, comment);
+    } else {
+        json_t *json = ovsdb_schema_to_json(schema);
+        error = ovsdb_log_write(log, json);
+        json_decref(json);
+    }
+    if (!error) {
+        error = ovsdb_log_commit_block(log);
+    }
+    if (error) {
+        ovsdb_log_close(log);
+        unlink(path);
+        return error;
+    }
+    if (logp) {
+        *logp = log;
+    } else {
+        ovsdb_log_close(log);
+    }
+    return NULL;
+}
+
+/* Copies the columns of 'src' that 'dst''s table also has into 'dst'. */
+static struct ovsdb_error *
+convert_row(const struct ovsdb_row *src, struct ovsdb_row *dst)
+{
+    const struct ovsdb_table_schema *sts = src->table->schema;
+    const struct ovsdb_table_schema *dts = dst->table->schema;
+    for (size_t i = OVSDB_N_STD_COLUMNS; i < dts->n_columns; i++) {
+        const struct ovsdb_column *dc = dts->columns[i];
+        const struct ovsdb_column *sc
+            = ovsdb_table_schema_find_column(sts, dc->name);
+        if (!sc) {
+            continue;
+        }
+        const struct ovsdb_datum *sd = ovsdb_row_get_datum(src, sc);
+        struct ovsdb_datum *dd = &dst->fields[dc->index];
+        struct ovsdb_datum tmp;
+        if (ovsdb_datum_is_default(sd, &sc->type)) {
+            /* A default value stays the default of the new type (the
+             * reference never writes defaults, so it does the same). */
+            continue;
+        } else if (ovsdb_type_equals(&sc->type, &dc->type)) {
+            ovsdb_datum_clone(&tmp, sd, &dc->type);
+        } else {
+            json_t *json = ovsdb_datum_to_json(sd, &sc->type);
+            struct ovsdb_error *error = ovsdb_datum_from_json(
+                &tmp, &dc->type, json, NULL);
+            json_decref(json);
+            if (error) {
+                char uuid[UUID_LEN + 1];
+                uuid_to_string(ovsdb_row_get_uuid(src), uuid);
+                return ovsdb_error_wrap(error, "table %s column %s row %s",
+                                        dts->name, dc->name, uuid);
+            }
+        }
+        ovsdb_datum_destroy(dd, &dc->type);
+        *dd = tmp;
+    }
+    return NULL;
+}
+
+struct ovsdb_error *
+ovsdb_file_convert(const struct ovsdb *src, const struct ovsdb_schema *schema,
+                   struct ovsdb **dstp)
+{
+    struct ovsdb *dst = ovsdb_create(ovsdb_schema_clone(schema));
+    for (size_t i = 0; i < ovsdb_n_tables(dst); i++) {
+        struct ovsdb_table *dt = ovsdb_get_table_by_index(dst, i);
+        const struct ovsdb_table *st = ovsdb_get_table(src, dt->schema->name);
+        if (!st) {
+            continue;
+        }
+        const struct ovsdb_row *row;
+        OVSDB_TABLE_FOR_EACH_ROW (row, st) {
+            struct ovsdb_row *new = ovsdb_row_create(dt);
+            ovsdb_row_set_uuid(new, ovsdb_row_get_uuid(row));
+            ovsdb_row_set_version(new, ovsdb_row_get_version(row));
+            struct ovsdb_error *error = convert_row(row, new);
+            if (error) {
+                ovsdb_row_destroy(new);
+                ovsdb_destroy(dst);
+                *dstp = NULL;
+                return error;
+            }
+            ovsdb_table_put_row(dt, new);
+        }
+    }
+    *dstp = dst;
+    return NULL;
+}

@@ -1,0 +1,448 @@
+/* ovsdb/storage.c: commits, compaction policy, background compaction.  See
+ * storage.h for the rules and the hand-off points with the compaction
+ * child. */
+#include <config.h>
+
+#include "ovsdb/storage.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "lib/allocator.h"
+#include "lib/ds.h"
+#include "lib/poll-loop.h"
+#include "lib/timeval.h"
+#include "lib/vlog.h"
+#include "ovsdb/error.h"
+#include "ovsdb/file.h"
+#include "ovsdb/log.h"
+#include "ovsdb/ovsdb.h"
+#include "ovsdb/txn.h"
+
+VLOG_DEFINE_THIS_MODULE(ovsdb_storage);
+
+#define COMPACT_MIN_MSEC (10LL * 60 * 1000)      /* 10 minutes. */
+#define COMPACT_MAX_MSEC (24LL * 60 * 60 * 1000) /* 24 hours. */
+#define COMPACT_MIN_BYTES (10LL * 1024 * 1024)   /* 10 MB. */
+#define COMPACT_FACTOR 4
+#define COMPACT_MAX_RECORDS 100
+#define RECOVER_MSEC 1000                        /* Retry a broken log. */
+
+struct ovsdb_storage {
+    char *name;
+    struct ovsdb *db;               /* Borrowed: the caller owns it. */
+    struct ovsdb_log *log;
+
+    /* Policy. */
+    long long min_msec, min_bytes;
+    long long last_compact;         /* time_msec() of open/last compaction. */
+    off_t base_size;                /* File size after that. */
+    unsigned long long base_records;
+    long long next_recover;         /* time_msec() of next rewrite try. */
+    bool trim;
+
+    /* Compaction in progress (child_pid > 0). */
+    pid_t child_pid;
+    int child_fd;                   /* Read end of the child's pipe. */
+    struct ds child_msg;            /* What the child wrote there. */
+    struct ovsdb_log *new_log;      /* DB.tmp, shared with the child. */
+    json_t *pending;                /* Records committed since the fork. */
+
+    unsigned long long n_compactions;
+    struct ovsdb_error *compact_error;
+};
+
+static long long
+env_llong(const char *name, long long dflt)
+{
+    const char *s = getenv(name);
+    long long v;
+    return s && str_to_llong(s, &v) && v >= 0 ? v : dflt;
+}
+
+static void
+mark_base(struct ovsdb_storage *s)
+{
+    s->last_compact = time_msec();
+    s->base_size = ovsdb_log_get_offset(s->log);
+    s->base_records = ovsdb_log_get_n_records(s->log);
+}
+
+struct ovsdb_error *
+ovsdb_storage_open(const char *path, struct ovsdb_storage **storagep,
+                   struct ovsdb **dbp)
+{
+    *storagep = NULL;
+    struct ovsdb_log *log;
+    struct ovsdb_error *tail_error;
+    struct ovsdb_error *error = ovsdb_file_open(path, dbp, &log,
+                                                &tail_error);
+    if (error) {
+        return error;
+    }
+    if (tail_error) {
+        char *s = ovsdb_error_to_string_free(tail_error);
+        VLOG_ERR("%s", s);
+        free(s);
+    }
+
+    struct ovsdb_storage *s = xzalloc(sizeof *s);
+    s->name = xstrdup(path);
+    s->db = *dbp;
+    s->log = log;
+    s->min_msec = env_llong("OVSDB_COMPACT_MIN_MSEC", COMPACT_MIN_MSEC);
+    s->min_bytes = env_llong("OVSDB_COMPACT_MIN_BYTES", COMPACT_MIN_BYTES);
+    s->child_fd = -1;
+    ds_init(&s->child_msg);
+    mark_base(s);
+    *storagep = s;
+    return NULL;
+}
+
+static void
+cancel_compaction(struct ovsdb_storage *s)
+{
+    if (s->child_pid > 0) {
+        kill(s->child_pid, SIGKILL);
+        waitpid(s->child_pid, NULL, 0);
+        s->child_pid = 0;
+    }
+    if (s->child_fd >= 0) {
+        close(s->child_fd);
+        s->child_fd = -1;
+    }
+    ovsdb_log_replace_abort(s->new_log);
+    s->new_log = NULL;
+    json_decref(s->pending);
+    s->pending = NULL;
+    ds_clear(&s->child_msg);
+}
+
+void
+ovsdb_storage_close(struct ovsdb_storage *s)
+{
+    if (s) {
+        cancel_compaction(s);
+        ovsdb_log_close(s->log);
+        ovsdb_error_destroy(s->compact_error);
+        ds_destroy(&s->child_msg);
+        free(s->name);
+        free(s);
+    }
+}
+
+const char *
+ovsdb_storage_get_name(const struct ovsdb_storage *s)
+{
+    return s->name;
+}
+
+void
+ovsdb_storage_set_memory_trim(struct ovsdb_storage *s, bool trim)
+{
+    s->trim = trim;
+}
+
+bool
+ovsdb_storage_is_compacting(const struct ovsdb_storage *s)
+{
+    return s->child_pid > 0;
+}
+
+unsigned long long
+ovsdb_storage_n_compactions(const struct ovsdb_storage *s)
+{
+    return s->n_compactions;
+}
+
+const struct ovsdb_error *
+ovsdb_storage_last_compact_error(const struct ovsdb_storage *s)
+{
+    return s->compact_error;
+}
+
+void
+ovsdb_storage_put_stats(const struct ovsdb_storage *s, struct ds *out)
+{
+    ds_put_format(out, "records:%llu size:%lld compactions:%llu%s%s",
+                  ovsdb_log_get_n_records(s->log),
+                  (long long) ovsdb_log_get_offset(s->log),
+                  s->n_compactions, s->child_pid > 0 ? " compacting" : "",
+                  ovsdb_log_is_broken(s->log) ? " broken" : "");
+}
+
+/* ---------------------------------------------------------------------
+ * Commits. */
+
+struct ovsdb_error *
+ovsdb_storage_commit(struct ovsdb_storage *s, const json_t *changes,
+                     const char *comment, bool durable)
+{
+    if (!changes) {
+        return NULL;
+    }
+    json_t *rec = ovsdb_file_txn_record(changes, comment);
+    struct ovsdb_error *error = ovsdb_log_write(s->log, rec);
+    if (!error && durable) {
+        error = ovsdb_log_commit_block(s->log);
+    }
+    if (error) {
+        json_decref(rec);
+        if (ovsdb_log_is_broken(s->log) && s->next_recover == 0) {
+            s->next_recover = time_msec();
+        }
+        char *msg = ovsdb_error_to_string(error);
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+        VLOG_ERR_RL(&rl, "%s: commit failed: %s", s->name, msg);
+        free(msg);
+        return error;
+    }
+    if (s->pending) {
+        json_array_append_new(s->pending, rec);
+    } else {
+        json_decref(rec);
+    }
+    return NULL;
+}
+
+struct ovsdb_error *
+ovsdb_storage_commit_txn(struct ovsdb_storage *s, const struct ovsdb_txn *txn,
+                         bool durable)
+{
+    json_t *changes = ovsdb_txn_to_json(txn);
+    struct ovsdb_error *error = ovsdb_storage_commit(
+        s, changes, ovsdb_txn_get_comment(txn), durable);
+    json_decref(changes);
+    return error;
+}
+
+/* ---------------------------------------------------------------------
+ * Compaction. */
+
+#define COMPACT_COMMENT "compacting database online"
+
+static void
+compaction_done(struct ovsdb_storage *s, struct ovsdb_error *error)
+{
+    s->n_compactions++;
+    ovsdb_error_destroy(s->compact_error);
+    s->compact_error = error;
+    if (error) {
+        char *msg = ovsdb_error_to_string(error);
+        VLOG_WARN("%s: compaction failed: %s", s->name, msg);
+        free(msg);
+        s->last_compact = time_msec();      /* Retry after min_msec. */
+    } else {
+        mark_base(s);
+        s->next_recover = 0;
+        VLOG_INFO("%s: compacted to %lld bytes", s->name,
+                  (long long) s->base_size);
+        if (s->trim) {
+            allocator_release_free_memory();
+        }
+    }
+}
+
+struct ovsdb_error *
+ovsdb_storage_compact_sync(struct ovsdb_storage *s)
+{
+    cancel_compaction(s);
+    struct ovsdb_log *new;
+    struct ovsdb_error *error = ovsdb_log_replace_start(s->log, &new);
+    if (!error) {
+        error = ovsdb_file_write_snapshot(new, s->db, COMPACT_COMMENT);
+        if (error) {
+            ovsdb_log_replace_abort(new);
+        } else {
+            error = ovsdb_log_replace_commit(s->log, new);
+        }
+    }
+    compaction_done(s, error ? ovsdb_error_clone(error) : NULL);
+    return error;
+}
+
+/* The compaction child: writes the snapshot to 'new' and exits.  Runs in
+ * the forked process only. */
+static void
+compact_child(struct ovsdb_storage *s, int fd)
+{
+    struct ovsdb_error *error = ovsdb_file_write_snapshot(s->new_log, s->db,
+                                                          COMPACT_COMMENT);
+    if (!error) {
+        error = ovsdb_log_commit_block(s->new_log);
+    }
+    int status = 0;
+    if (error) {
+        char *msg = ovsdb_error_to_string_free(error);
+        ssize_t n OVS_UNUSED = write(fd, msg, strlen(msg));
+        status = 1;
+    }
+    _exit(status);
+}
+
+struct ovsdb_error *
+ovsdb_storage_compact(struct ovsdb_storage *s)
+{
+    if (s->child_pid > 0) {
+        return NULL;
+    }
+    struct ovsdb_error *error = ovsdb_log_replace_start(s->log,
+                                                        &s->new_log);
+    if (error) {
+        compaction_done(s, ovsdb_error_clone(error));
+        return error;
+    }
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC)) {
+        error = ovsdb_error(OVSDB_E_IO, "%s: pipe failed (%s)", s->name,
+                            ovs_strerror(errno));
+        goto fail;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        error = ovsdb_error(OVSDB_E_IO, "%s: fork failed (%s)", s->name,
+                            ovs_strerror(errno));
+        close(fds[0]);
+        close(fds[1]);
+        goto fail;
+    }
+    if (!pid) {
+        close(fds[0]);
+        compact_child(s, fds[1]);
+    }
+    close(fds[1]);
+    fcntl(fds[0], F_SETFL, O_NONBLOCK);
+    s->child_pid = pid;
+    s->child_fd = fds[0];
+    s->pending = json_array();
+    ds_clear(&s->child_msg);
+    VLOG_INFO("%s: compacting in child process %ld", s->name, (long) pid);
+    return NULL;
+
+fail:
+    ovsdb_log_replace_abort(s->new_log);
+    s->new_log = NULL;
+    compaction_done(s, ovsdb_error_clone(error));
+    return error;
+}
+
+/* Finishes the compaction once the child has exited. */
+static void
+finish_compaction(struct ovsdb_storage *s, int status)
+{
+    struct ovsdb_error *error = NULL;
+    if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+        error = ovsdb_error(OVSDB_E_IO, "%s: compaction child failed: %s",
+                            s->name, (s->child_msg.length
+                                      ? ds_cstr(&s->child_msg)
+                                      : "killed"));
+    }
+    if (!error) {
+        error = ovsdb_log_sync_size(s->new_log);
+    }
+    size_t i;
+    json_t *rec;
+    json_array_foreach (s->pending, i, rec) {
+        if (error) {
+            break;
+        }
+        error = ovsdb_log_write(s->new_log, rec);
+    }
+    if (!error) {
+        error = ovsdb_log_replace_commit(s->log, s->new_log);
+    } else {
+        ovsdb_log_replace_abort(s->new_log);
+    }
+    s->new_log = NULL;
+    json_decref(s->pending);
+    s->pending = NULL;
+    compaction_done(s, error);
+}
+
+static void
+poll_child(struct ovsdb_storage *s)
+{
+    for (;;) {
+        char buf[512];
+        ssize_t n = read(s->child_fd, buf, sizeof buf);
+        if (n > 0) {
+            ds_put_buffer(&s->child_msg, buf, n);
+            continue;
+        } else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+            return;
+        }
+        break;                  /* End of file: the child is exiting. */
+    }
+    int status = 0;
+    pid_t pid;
+    do {
+        pid = waitpid(s->child_pid, &status, 0);
+    } while (pid < 0 && errno == EINTR);
+    close(s->child_fd);
+    s->child_fd = -1;
+    s->child_pid = 0;
+    finish_compaction(s, pid < 0 ? -1 : status);
+}
+
+static bool
+should_compact(const struct ovsdb_storage *s, long long now)
+{
+    if (now < s->last_compact + s->min_msec) {
+        return false;
+    }
+    off_t size = ovsdb_log_get_offset(s->log);
+    if (size >= s->min_bytes && size >= COMPACT_FACTOR * s->base_size) {
+        return true;
+    }
+    return (now >= s->last_compact + COMPACT_MAX_MSEC
+            && (ovsdb_log_get_n_records(s->log) - s->base_records
+                >= COMPACT_MAX_RECORDS));
+}
+
+void
+ovsdb_storage_run(struct ovsdb_storage *s)
+{
+    if (s->child_pid > 0) {
+        poll_child(s);
+        return;
+    }
+    long long now = time_msec();
+    if (ovsdb_log_is_broken(s->log)) {
+        if (now >= s->next_recover) {
+            struct ovsdb_error *error = ovsdb_storage_compact_sync(s);
+            if (error) {
+                s->next_recover = now + RECOVER_MSEC;
+                ovsdb_error_destroy(error);
+            } else {
+                VLOG_INFO("%s: rewrote database file after write error",
+                          s->name);
+            }
+        }
+        return;
+    }
+    if (should_compact(s, now)) {
+        ovsdb_error_destroy(ovsdb_storage_compact(s));
+    }
+}
+
+void
+ovsdb_storage_wait(struct ovsdb_storage *s)
+{
+    if (s->child_pid > 0) {
+        poll_fd_wait(s->child_fd, POLLIN);
+    } else if (ovsdb_log_is_broken(s->log)) {
+        poll_timer_wait_until(s->next_recover);
+    } else {
+        /* The size only grows with commits, which wake the loop anyway, so
+         * only the time limits need timers. */
+        long long now = time_msec();
+        long long when = s->last_compact + s->min_msec;
+        poll_timer_wait_until(when > now ? when
+                              : s->last_compact + COMPACT_MAX_MSEC);
+    }
+}

@@ -1,0 +1,123 @@
+/* ovsdb/storage.h: the on-disk side of one database, as the server uses it.
+ *
+ *     struct ovsdb_storage *s;
+ *     struct ovsdb *db;
+ *     error = ovsdb_storage_open("conf.db", &s, &db);
+ *     ...
+ *     txn = ovsdb_execute_compose(db, ...);
+ *     error = ovsdb_txn_precommit(txn);
+ *     if (!error) error = ovsdb_storage_commit_txn(s, txn, durable);
+ *     if (error) ovsdb_txn_abort(txn);     (reply with the error)
+ *     else ovsdb_txn_commit_finish(txn);   (reply with the result)
+ *     ...
+ *     loop: ovsdb_storage_run(s); ovsdb_storage_wait(s); poll_block();
+ *     ...
+ *     ovsdb_storage_close(s); ovsdb_destroy(db);
+ *
+ * Commits are written (and fsynced when durable) before they return, so the
+ * server replies only after the data is on disk.  A write error fails that
+ * commit with an "I/O error" and the file is left without it.  If the log
+ * cannot be restored to a clean state, later commits fail too until
+ * ovsdb_storage_run() rewrites the whole file from memory (a compaction),
+ * which it retries by itself (every second) until writes succeed again.
+ *
+ * Compaction rewrites the file as the schema plus one snapshot of every
+ * row, atomically (DB.tmp, fsync, rename, fsync directory).  Policy, as the
+ * reference's: when the file is at least 10 MB and at least 4 times its
+ * size after the last compaction (or at open), and at least 10 minutes have
+ * passed since the last compaction (or open); also once 24 hours have
+ * passed, if at least 100 records were added; and on demand.
+ * The environment variables OVSDB_COMPACT_MIN_MSEC and
+ * OVSDB_COMPACT_MIN_BYTES override the 10 minutes and 10 MB (for tests).
+ *
+ * Compaction runs in a forked child, so the loop is not stalled for the
+ * snapshot's duration:
+ *   1. ovsdb_storage_run() (never inside a transaction) creates DB.tmp and
+ *      forks; the child owns a copy-on-write image of the database as of
+ *      the last commit, writes the schema and snapshot to DB.tmp, fsyncs it
+ *      and exits, reporting failure as text on a pipe.
+ *   2. Meanwhile the parent keeps committing to DB and also keeps every
+ *      record it commits in memory.
+ *   3. When the pipe reaches end of file, ovsdb_storage_run() reaps the
+ *      child; on success it appends the kept records to DB.tmp, fsyncs,
+ *      renames it over DB and fsyncs the directory, then (with memory
+ *      trimming on) calls allocator_release_free_memory().
+ * The only state shared across the fork is the DB.tmp file. */
+#ifndef OVSDB_STORAGE_H
+#define OVSDB_STORAGE_H 1
+
+#include <stdbool.h>
+#include <jansson.h>
+#include "lib/util.h"
+
+struct ds;
+struct ovsdb;
+struct ovsdb_error;
+struct ovsdb_txn;
+
+struct ovsdb_storage;
+
+/* Opens the database file 'path' read-write (locked) and replays it into a
+ * new database stored in '*dbp' (caller must free with ovsdb_destroy(),
+ * after ovsdb_storage_close()).  A bad tail record is logged and dropped
+ * (the next commit truncates it).  On success stores the storage in
+ * '*storagep' (caller must free with ovsdb_storage_close()). */
+struct ovsdb_error *ovsdb_storage_open(const char *path,
+                                       struct ovsdb_storage **storagep,
+                                       struct ovsdb **dbp)
+    WARN_UNUSED_RESULT;
+
+/* Ends any compaction in progress (killing its child) and closes the file.
+ * Does not free the database.  NULL is fine. */
+void ovsdb_storage_close(struct ovsdb_storage *);
+
+/* The file name; borrowed (valid until the storage is closed). */
+const char *ovsdb_storage_get_name(const struct ovsdb_storage *);
+
+/* Writes the changes 'changes' (borrowed: ovsdb_txn_to_json()'s output; NULL
+ * means nothing to write) as one record with 'comment' (may be NULL), and
+ * fsyncs if 'durable'.  Returns NULL once the record is written, or an
+ * "I/O error" (then the caller must abort the transaction). */
+struct ovsdb_error *ovsdb_storage_commit(struct ovsdb_storage *,
+                                         const json_t *changes,
+                                         const char *comment, bool durable)
+    WARN_UNUSED_RESULT;
+
+/* Same, taking the changes and comment from 'txn' (after precommit). */
+struct ovsdb_error *ovsdb_storage_commit_txn(struct ovsdb_storage *,
+                                             const struct ovsdb_txn *txn,
+                                             bool durable)
+    WARN_UNUSED_RESULT;
+
+/* Does background work: starts a compaction when the policy says so,
+ * finishes one whose child is done, retries rewriting a broken file.
+ * Never blocks; must not be called while a transaction is open on the
+ * database. */
+void ovsdb_storage_run(struct ovsdb_storage *);
+void ovsdb_storage_wait(struct ovsdb_storage *);
+
+/* Starts a compaction now, in the background (a no-op if one is running).
+ * Must not be called while a transaction is open. */
+struct ovsdb_error *ovsdb_storage_compact(struct ovsdb_storage *)
+    WARN_UNUSED_RESULT;
+/* Compacts now, in this process, and returns when done (for tools and the
+ * recovery path).  Must not be called while a transaction is open. */
+struct ovsdb_error *ovsdb_storage_compact_sync(struct ovsdb_storage *)
+    WARN_UNUSED_RESULT;
+bool ovsdb_storage_is_compacting(const struct ovsdb_storage *);
+
+/* Number of compactions completed so far (successful or not), and the
+ * error of the last one (borrowed, NULL if it succeeded or none ran), so a
+ * caller that asked for one can tell when it is done. */
+unsigned long long ovsdb_storage_n_compactions(const struct ovsdb_storage *);
+const struct ovsdb_error *ovsdb_storage_last_compact_error(
+    const struct ovsdb_storage *);
+
+/* With 'trim', compaction ends with allocator_release_free_memory(). */
+void ovsdb_storage_set_memory_trim(struct ovsdb_storage *, bool trim);
+
+/* Appends a one-line summary ("records:N size:B ...") for memory/show-like
+ * reports. */
+void ovsdb_storage_put_stats(const struct ovsdb_storage *, struct ds *out);
+
+#endif /* ovsdb/storage.h */

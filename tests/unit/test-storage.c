@@ -1,0 +1,312 @@
+/* tests/unit/test-storage.c: ovsdb/storage with real files: commits reach
+ * the file, an injected write error fails the commit and leaves the file
+ * without it, the storage rewrites itself once the disk is good again,
+ * background (forked) compaction keeps commits made while it runs, the
+ * size policy starts compaction by itself, and a torn tail is dropped. */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <jansson.h>
+#include "lib/allocator.h"
+#include "lib/json-util.h"
+#include "lib/util.h"
+#include "ovsdb/error.h"
+#include "ovsdb/execution.h"
+#include "ovsdb/file.h"
+#include "ovsdb/log.h"
+#include "ovsdb/ovsdb.h"
+#include "ovsdb/schema.h"
+#include "ovsdb/storage.h"
+#include "ovsdb/table.h"
+#include "ovsdb/txn.h"
+#include "tests/unit/check.h"
+
+static char *dir;
+static char *schema_file;
+
+static bool
+is_ok(struct ovsdb_error *error)
+{
+    if (error) {
+        char *s = ovsdb_error_to_string_free(error);
+        fprintf(stderr, "unexpected error: %s\n", s);
+        free(s);
+        return false;
+    }
+    return true;
+}
+
+static char *
+make_db(const char *name)
+{
+    char *path = xasprintf("%s/%s", dir, name);
+    unlink(path);
+    struct ovsdb_schema *schema;
+    CHECK(is_ok(ovsdb_schema_from_file(schema_file, &schema)));
+    CHECK(is_ok(ovsdb_file_create(path, schema, NULL, NULL, NULL)));
+    ovsdb_schema_destroy(schema);
+    return path;
+}
+
+/* Inserts a Root row named 'name' through 's'.  Returns the commit's
+ * error (the transaction is aborted then). */
+static struct ovsdb_error *
+insert(struct ovsdb_storage *s, struct ovsdb *db, const char *name)
+{
+    json_t *params = json_pack("[s, {s:s, s:s, s:{s:s, s:[s, [s, s]]}}]",
+                               "Store", "op", "insert", "table", "Root",
+                               "row", "name", name, "tags", "set", "x", name);
+    long long timeout;
+    bool durable;
+    json_t *result;
+    struct ovsdb_txn *txn = ovsdb_execute_compose(db, params, false, NULL,
+                                                  NULL, 0, &timeout,
+                                                  &durable, &result);
+    json_decref(params);
+    CHECK(txn != NULL);
+    if (!txn) {
+        char *r = result ? jsonx_to_string_sorted(result) : NULL;
+        fprintf(stderr, "insert %s: %s\n", name, r ? r : "(null)");
+        free(r);
+        json_decref(result);
+        return NULL;
+    }
+    json_decref(result);
+    struct ovsdb_error *error = ovsdb_txn_precommit(txn);
+    CHECK(is_ok(error));
+    error = ovsdb_storage_commit_txn(s, txn, true);
+    if (error) {
+        ovsdb_txn_abort(txn);
+    } else {
+        ovsdb_txn_commit_finish(txn);
+    }
+    return error;
+}
+
+static size_t
+root_rows(const struct ovsdb *db)
+{
+    return ovsdb_table_n_rows(ovsdb_get_table(db, "Root"));
+}
+
+/* Opens 'path' afresh (as ovsdb-tool would) and returns its Root count, or
+ * -1 if it does not open cleanly. */
+static long
+count_in_file(const char *path)
+{
+    struct ovsdb *db;
+    if (!is_ok(ovsdb_file_open(path, &db, NULL, NULL))) {
+        return -1;
+    }
+    long n = root_rows(db);
+    ovsdb_destroy(db);
+    return n;
+}
+
+static long long
+file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) ? -1 : st.st_size;
+}
+
+static void
+test_commit_and_faults(void)
+{
+    char *path = make_db("commit.db");
+    struct ovsdb_storage *s;
+    struct ovsdb *db;
+    CHECK(is_ok(ovsdb_storage_open(path, &s, &db)));
+    CHECK(is_ok(insert(s, db, "a")));
+    CHECK(is_ok(insert(s, db, "b")));
+    CHECK_INTEQ(count_in_file(path), 2);
+
+    /* A failed write: the commit fails, the row is not in memory or on
+     * disk. */
+    ovsdb_log_inject_fault(1, ENOSPC, false);
+    struct ovsdb_error *error = insert(s, db, "c");
+    CHECK(error && ovsdb_error_get_tag(error) == OVSDB_E_IO);
+    ovsdb_error_destroy(error);
+    CHECK_INTEQ(root_rows(db), 2);
+    CHECK_INTEQ(count_in_file(path), 2);
+    /* The very next commit works. */
+    CHECK(is_ok(insert(s, db, "c")));
+    CHECK_INTEQ(count_in_file(path), 3);
+
+    /* A failed fsync breaks the log: commits fail until the disk is good
+     * and ovsdb_storage_run() has rewritten the file. */
+    ovsdb_log_inject_fault(2, EIO, true);   /* Write ok, fsync fails. */
+    error = insert(s, db, "d");
+    CHECK(error != NULL);
+    ovsdb_error_destroy(error);
+    error = insert(s, db, "e");
+    CHECK(error != NULL);
+    ovsdb_error_destroy(error);
+    ovsdb_storage_run(s);                   /* Rewrite fails too. */
+    ovsdb_log_inject_fault(0, 0, false);
+    error = insert(s, db, "e");
+    CHECK(error != NULL);                   /* Not rewritten yet. */
+    ovsdb_error_destroy(error);
+    for (int i = 0; i < 40 && (error = insert(s, db, "e")); i++) {
+        ovsdb_error_destroy(error);
+        usleep(50 * 1000);
+        ovsdb_storage_run(s);
+    }
+    CHECK(error == NULL);
+    CHECK_INTEQ(root_rows(db), 4);
+    ovsdb_storage_close(s);
+    ovsdb_destroy(db);
+    CHECK_INTEQ(count_in_file(path), 4);    /* a b c e, never d. */
+    free(path);
+}
+
+/* Runs 's' until 'n' compactions are done (at most ~10 s). */
+static void
+run_until_compacted(struct ovsdb_storage *s, unsigned long long n)
+{
+    for (int i = 0; i < 1000 && ovsdb_storage_n_compactions(s) < n; i++) {
+        ovsdb_storage_run(s);
+        usleep(10 * 1000);
+    }
+    CHECK(ovsdb_storage_n_compactions(s) >= n);
+}
+
+static void
+test_background_compaction(void)
+{
+    char *path = make_db("compact.db");
+    struct ovsdb_storage *s;
+    struct ovsdb *db;
+    CHECK(is_ok(ovsdb_storage_open(path, &s, &db)));
+    ovsdb_storage_set_memory_trim(s, true);
+    for (int i = 0; i < 200; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "row%d", i);
+        CHECK(is_ok(insert(s, db, name)));
+    }
+    long long big = file_size(path);
+
+    CHECK(is_ok(ovsdb_storage_compact(s)));
+    CHECK(ovsdb_storage_is_compacting(s));
+    /* Commits while the child writes the snapshot. */
+    CHECK(is_ok(insert(s, db, "during1")));
+    CHECK(is_ok(insert(s, db, "during2")));
+    run_until_compacted(s, 1);
+    CHECK(!ovsdb_storage_is_compacting(s));
+    CHECK(ovsdb_storage_last_compact_error(s) == NULL);
+    CHECK(is_ok(insert(s, db, "after")));
+    ovsdb_storage_close(s);
+    ovsdb_destroy(db);
+
+    CHECK_INTEQ(count_in_file(path), 203);
+    CHECK(file_size(path) < big);
+    /* Schema, snapshot, 2 records kept during compaction, 1 after. */
+    struct ovsdb_log *log;
+    CHECK(is_ok(ovsdb_log_open(path, OVSDB_LOG_READ_ONLY, &log)));
+    int n = 0;
+    json_t *j;
+    while (is_ok(ovsdb_log_read(log, &j)) && j) {
+        if (n == 1) {
+            CHECK_STREQ(json_string_value(json_object_get(j, "_comment")),
+                        "compacting database online");
+        }
+        json_decref(j);
+        n++;
+    }
+    ovsdb_log_close(log);
+    CHECK_INTEQ(n, 5);
+    char *tmp = xasprintf("%s.tmp", path);
+    CHECK(access(tmp, F_OK) != 0);
+    free(tmp);
+
+    /* A compaction child that fails leaves the database as it was. */
+    CHECK(is_ok(ovsdb_storage_open(path, &s, &db)));
+    ovsdb_log_inject_fault(3, ENOSPC, true);   /* In the child too. */
+    CHECK(is_ok(ovsdb_storage_compact(s)));
+    ovsdb_log_inject_fault(0, 0, false);
+    run_until_compacted(s, 1);
+    CHECK(ovsdb_storage_last_compact_error(s) != NULL);
+    CHECK(is_ok(insert(s, db, "after-failed")));
+    ovsdb_storage_close(s);
+    ovsdb_destroy(db);
+    CHECK_INTEQ(count_in_file(path), 204);
+    free(path);
+}
+
+/* With small limits, the size policy compacts by itself. */
+static void
+test_policy(void)
+{
+    char *path = make_db("policy.db");
+    setenv("OVSDB_COMPACT_MIN_MSEC", "0", 1);
+    setenv("OVSDB_COMPACT_MIN_BYTES", "20000", 1);
+    struct ovsdb_storage *s;
+    struct ovsdb *db;
+    CHECK(is_ok(ovsdb_storage_open(path, &s, &db)));
+    unsetenv("OVSDB_COMPACT_MIN_MSEC");
+    unsetenv("OVSDB_COMPACT_MIN_BYTES");
+    int i;
+    for (i = 0; i < 2000 && !ovsdb_storage_n_compactions(s); i++) {
+        char name[32];
+        snprintf(name, sizeof name, "p%d", i);
+        CHECK(is_ok(insert(s, db, name)));
+        ovsdb_storage_run(s);
+    }
+    CHECK(ovsdb_storage_is_compacting(s)
+          || ovsdb_storage_n_compactions(s) > 0);
+    run_until_compacted(s, 1);
+    CHECK(file_size(path) >= 0);
+    ovsdb_storage_close(s);
+    ovsdb_destroy(db);
+    CHECK_INTEQ(count_in_file(path), i);
+    free(path);
+}
+
+static void
+test_torn_tail(void)
+{
+    char *path = make_db("torn.db");
+    struct ovsdb_storage *s;
+    struct ovsdb *db;
+    CHECK(is_ok(ovsdb_storage_open(path, &s, &db)));
+    CHECK(is_ok(insert(s, db, "a")));
+    CHECK(is_ok(insert(s, db, "b")));
+    ovsdb_storage_close(s);
+    ovsdb_destroy(db);
+    CHECK(truncate(path, file_size(path) - 3) == 0);
+    CHECK_INTEQ(count_in_file(path), -1);   /* ovsdb-tool refuses it. */
+
+    CHECK(is_ok(ovsdb_storage_open(path, &s, &db)));
+    CHECK_INTEQ(root_rows(db), 1);
+    CHECK(is_ok(insert(s, db, "c")));
+    ovsdb_storage_close(s);
+    ovsdb_destroy(db);
+    CHECK_INTEQ(count_in_file(path), 2);
+    free(path);
+}
+
+int
+main(int argc, char *argv[])
+{
+    set_program_name(argv[0]);
+    const char *srcdir = getenv("OVSDB_SRCDIR");
+    schema_file = xasprintf("%s/tests/storage/test.ovsschema",
+                            srcdir ? srcdir : ".");
+    char template[] = "/tmp/test-storage.XXXXXX";
+    const char *tmpdir = getenv("TEST_TMPDIR");
+    dir = tmpdir ? xstrdup(tmpdir) : xstrdup(mkdtemp(template));
+
+    test_commit_and_faults();
+    test_torn_tail();
+    test_background_compaction();
+    test_policy();
+
+    free(dir);
+    free(schema_file);
+    return check_report("test-storage");
+}
