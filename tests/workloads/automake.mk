@@ -5,6 +5,12 @@ tests_workloads_ovsdb_workload_SOURCES = \
 	tests/workloads/wl-rpc.c tests/workloads/wl-rpc.h \
 	tests/workloads/wl-workloads.c tests/workloads/wl-workloads.h
 tests_workloads_ovsdb_workload_LDADD = $(PROGRAM_LIBS)
+
+# The driver's JSON-RPC client, against a scripted server.
+check_PROGRAMS += tests/unit/test-wl-rpc
+tests_unit_test_wl_rpc_SOURCES = tests/unit/test-wl-rpc.c \
+	tests/workloads/wl-rpc.c tests/workloads/wl-rpc.h
+tests_unit_test_wl_rpc_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/workloads/README.md tests/workloads/bench \
 	tests/workloads/smoke.sh tests/workloads/workload.ovsschema
 
