@@ -35,7 +35,10 @@ EXTRA_DIST += tests/engine/exec-corpus.sh tests/engine/exec-tool
 check_PROGRAMS += tests/unit/test-log tests/unit/test-storage
 tests_unit_test_log_LDADD = $(TEST_LDADD)
 tests_unit_test_storage_LDADD = $(TEST_LDADD)
-EXTRA_DIST += tests/storage/test.ovsschema
+EXTRA_DIST += tests/storage/lib.sh tests/storage/test.ovsschema \
+	tests/storage/test2.ovsschema tests/storage/tool-reports.sh \
+	tests/storage/cross-read.sh tests/storage/compact.sh \
+	tests/storage/convert.sh tests/storage/corrupt.sh
 
 
 # (server) tests go below.
