@@ -389,7 +389,7 @@ ovsdb_log_open(const char *name, enum ovsdb_log_mode mode,
                 }
                 log->state = LOG_WRITE;
             } else {
-                error = ovsdb_error(OVSDB_E_SYNTAX,
+                error = ovsdb_error(OVSDB_E_OVSDB,
                                     "%s: cannot identify file type", name);
             }
         } else if (log->rbuf_len >= strlen(CLUSTER_MAGIC)
@@ -400,7 +400,7 @@ ovsdb_log_open(const char *name, enum ovsdb_log_mode mode,
                                 name);
         } else if (log->rbuf_len < strlen(MAGIC) + 1
                    || memcmp(log->rbuf, MAGIC " ", strlen(MAGIC) + 1)) {
-            error = ovsdb_error(OVSDB_E_SYNTAX,
+            error = ovsdb_error(OVSDB_E_OVSDB,
                                 "%s: unexpected file format", name);
         }
     }
@@ -559,7 +559,7 @@ read_record(struct ovsdb_log *log, json_t **jsonp)
         size_t show = header_shown(line, nl ? (size_t) (nl - line)
                                              : MIN(avail, 64));
         if (!start) {
-            return ovsdb_error(OVSDB_E_SYNTAX, "%s: unexpected file format",
+            return ovsdb_error(OVSDB_E_OVSDB, "%s: unexpected file format",
                                log->name);
         }
         return ovsdb_error(OVSDB_E_SYNTAX, "%s: parse error at offset %lld "

@@ -72,10 +72,11 @@ run_both frobnicate
 run_both db-name db extra
 run_both compare-versions 1.2.3
 : > empty.db
-# The reference tags this "ovsdb error", a tag RFC 7047 does not have.
-run_both --rc-only db-name empty.db
-"$TOOL" db-name empty.db 2>&1 | grep -q "empty.db: cannot identify file type" \
-    || fail "empty file message"
+run_both db-name empty.db
+printf 'OVSDB JSON 12' > short.db
+run_both db-name short.db
+printf 'hello\n' > garbage.db
+run_both db-name garbage.db
 
 # Defaults come from $OVS_DBDIR and $OVS_PKGDATADIR.
 mkdir dbdir pkg
