@@ -38,7 +38,8 @@ tests_unit_test_storage_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/storage/lib.sh tests/storage/test.ovsschema \
 	tests/storage/test2.ovsschema tests/storage/tool-reports.sh \
 	tests/storage/cross-read.sh tests/storage/compact.sh \
-	tests/storage/convert.sh tests/storage/corrupt.sh
+	tests/storage/convert.sh tests/storage/corrupt.sh \
+	tests/storage/ref-server-file.sh
 
 
 # (server) tests go below.
