@@ -57,25 +57,42 @@ struct ovsdb_log {
  * The I/O seam.  Every call that touches the file system goes through one
  * of these, so a test can make the N-th one fail. */
 
-static unsigned long long io_calls;
-static unsigned long long fault_at;    /* 0: no fault. */
+/* Which calls a fault counts and fails. */
+enum io_kind {
+    IO_ANY,                     /* Every call. */
+    IO_WRITE,                   /* Only writes. */
+    IO_FSYNC,                   /* Only fsyncs. */
+    IO_N_KINDS
+};
+
+static unsigned long long io_calls[IO_N_KINDS];
+static enum io_kind fault_kind;
+static unsigned long long fault_at;     /* 0: no fault. */
+static unsigned long long fault_count;  /* Calls to fail from 'fault_at'. */
 static int fault_error;
-static bool fault_sticky;
 static bool fault_env_read;
+
+static void
+inject(enum io_kind kind, unsigned long long nth, int error,
+       unsigned long long count)
+{
+    fault_env_read = true;
+    fault_kind = kind;
+    fault_at = nth ? io_calls[kind] + nth : 0;
+    fault_error = error;
+    fault_count = count;
+}
 
 void
 ovsdb_log_inject_fault(unsigned long long nth, int error, bool sticky)
 {
-    fault_env_read = true;
-    fault_at = nth ? io_calls + nth : 0;
-    fault_error = error;
-    fault_sticky = sticky;
+    inject(IO_ANY, nth, error, sticky ? ULLONG_MAX : 1);
 }
 
 unsigned long long
 ovsdb_log_io_count(void)
 {
-    return io_calls;
+    return io_calls[IO_ANY];
 }
 
 static void
@@ -88,10 +105,19 @@ read_fault_env(void)
     }
     char *copy = xstrdup(s);
     char *save = NULL;
-    char *n = strtok_r(copy, ":", &save);
-    char *e = strtok_r(NULL, ":", &save);
-    char *flag = strtok_r(NULL, ":", &save);
-    long long nth;
+    char *field = strtok_r(copy, ":", &save);
+    enum io_kind kind = IO_ANY;
+    if (field && !strcmp(field, "write")) {
+        kind = IO_WRITE;
+        field = strtok_r(NULL, ":", &save);
+    } else if (field && !strcmp(field, "fsync")) {
+        kind = IO_FSYNC;
+        field = strtok_r(NULL, ":", &save);
+    }
+    const char *n = field;
+    const char *e = strtok_r(NULL, ":", &save);
+    const char *flag = strtok_r(NULL, ":", &save);
+    long long nth, count = 1;
     int error = 0;
     if (e && !strcmp(e, "ENOSPC")) {
         error = ENOSPC;
@@ -100,27 +126,34 @@ read_fault_env(void)
     } else if (e) {
         str_to_int(e, &error);
     }
+    if (flag && !strcmp(flag, "sticky")) {
+        count = LLONG_MAX;
+    } else if (flag && (!str_to_llong(flag, &count) || count < 1)) {
+        count = 1;
+    }
     if (n && str_to_llong(n, &nth) && nth > 0 && error > 0) {
-        ovsdb_log_inject_fault(nth, error,
-                               flag && !strcmp(flag, "sticky"));
+        inject(kind, nth, error, count);
     }
     free(copy);
 }
 
-/* Returns 0, or the injected error for this call. */
+/* Counts one call of 'kind'.  Returns 0, or the injected error for this
+ * call. */
 static int
-io_fault(void)
+io_fault(enum io_kind kind)
 {
     if (!fault_env_read) {
         read_fault_env();
     }
-    io_calls++;
-    if (fault_at && (io_calls == fault_at
-                     || (fault_sticky && io_calls > fault_at))) {
-        if (!fault_sticky) {
-            fault_at = 0;
+    io_calls[IO_ANY]++;
+    if (kind != IO_ANY) {
+        io_calls[kind]++;
+    }
+    if (fault_at && (fault_kind == IO_ANY || fault_kind == kind)) {
+        unsigned long long n = io_calls[fault_kind];
+        if (n >= fault_at && n - fault_at < fault_count) {
+            return fault_error;
         }
-        return fault_error;
     }
     return 0;
 }
@@ -128,7 +161,7 @@ io_fault(void)
 static int
 io_open(const char *name, int flags, mode_t mode, int *fdp)
 {
-    int error = io_fault();
+    int error = io_fault(IO_ANY);
     if (error) {
         *fdp = -1;
         return error;
@@ -142,7 +175,7 @@ io_open(const char *name, int flags, mode_t mode, int *fdp)
 static int
 io_read(int fd, void *buf, size_t size, size_t *np)
 {
-    int error = io_fault();
+    int error = io_fault(IO_ANY);
     *np = 0;
     if (error) {
         return error;
@@ -163,7 +196,7 @@ io_read(int fd, void *buf, size_t size, size_t *np)
 static int
 io_pwrite(int fd, const char *buf, size_t size, off_t offset)
 {
-    int error = io_fault();
+    int error = io_fault(IO_WRITE);
     if (error) {
         /* A real full disk often accepts part of a write: imitate that, so
          * the undo path is exercised. */
@@ -192,7 +225,7 @@ io_pwrite(int fd, const char *buf, size_t size, off_t offset)
 static int
 io_fsync(int fd)
 {
-    int error = io_fault();
+    int error = io_fault(IO_FSYNC);
     if (error) {
         return error;
     }
@@ -202,7 +235,7 @@ io_fsync(int fd)
 static int
 io_ftruncate(int fd, off_t size)
 {
-    int error = io_fault();
+    int error = io_fault(IO_ANY);
     if (error) {
         return error;
     }
@@ -212,7 +245,7 @@ io_ftruncate(int fd, off_t size)
 static int
 io_rename(const char *old, const char *new)
 {
-    int error = io_fault();
+    int error = io_fault(IO_ANY);
     if (error) {
         return error;
     }

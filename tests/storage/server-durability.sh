@@ -2,7 +2,10 @@
 # acknowledged survives "kill -9"; the restarted server (the lock is free
 # again) appends to the same file; online compaction
 # (ovsdb-server/compact) keeps every row, including rows committed while it
-# runs, and the reference reads the result.
+# runs, and the reference reads the result.  With injected write and fsync
+# failures (OVSDB_LOG_FAULT, see ovsdb/log.h), the failed commits get an
+# "I/O error" reply and are not in the file, and the server goes on
+# committing once the disk works again.
 . "$OVSDB_SRCDIR/tests/e2e/lib.sh"
 . "$OVSDB_SRCDIR/tests/storage/lib.sh"
 TOOL=$OVSDB_BUILDDIR/ovsdb/ovsdb-tool
@@ -31,11 +34,20 @@ start_server() {
         skip "our ovsdb-server cannot serve transactions yet"
     fi
 }
-insert() {
+try_insert() {
     out=$("$CLIENT" transact unix:$PWD/db.sock "[\"Store\",
         {\"op\":\"insert\",\"table\":\"Root\",\"row\":{\"name\":\"$1\"}}
         $2]") || fail "transact $1"
+}
+insert() {
+    try_insert "$@"
     case $out in *'"uuid"'*) ;; *) fail "insert $1: $out" ;; esac
+    case $out in *error*) fail "insert $1: $out" ;; esac
+}
+insert_fails() {
+    try_insert "$@"
+    case $out in *'"I/O error"'*) ;; *) fail "insert $1 did not fail: $out" ;;
+    esac
 }
 count_rows() {
     "$1" query db '["Store",{"op":"select","table":"Root","where":[],
@@ -82,4 +94,41 @@ if has_reference; then
     expect_eq "$(count_rows "$REF_OVSDB_TOOL")" 34 \
         "rows after compaction (reference)"
 fi
+
+# The 3rd and 4th writes fail (disk full): those commits fail, the next
+# one works, and the file holds exactly the acknowledged rows.
+rm -f db .db.~lock~
+"$TOOL" create db "$SCHEMA"
+OVSDB_LOG_FAULT=write:3:ENOSPC:2 start_server
+insert w1
+insert w2
+insert_fails w3
+insert_fails w4
+insert w5
+kill -9 $server_pid
+wait $server_pid 2>/dev/null || true
+names=$("$TOOL" query db '["Store",{"op":"select","table":"Root",
+    "where":[],"columns":["name"]}]' | grep -o '"w[0-9]"' | sort | tr -d '\n')
+expect_eq "$names" '"w1""w2""w5"' "rows after write failures"
+
+# The 2nd fsync fails: that durable commit fails; the server rewrites the
+# file from memory and goes on.
+OVSDB_LOG_FAULT=fsync:2:EIO start_server
+durable=',{"op":"commit","durable":true}'
+insert f1 "$durable"
+insert_fails f2 "$durable"
+ok=false
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    try_insert f3 "$durable"
+    case $out in *'"uuid"'*) ok=true; break ;; esac
+    sleep 0.3
+done
+$ok || fail "server did not recover after the fsync failure: $out"
+kill -9 $server_pid
+wait $server_pid 2>/dev/null || true
+names=$("$TOOL" query db '["Store",{"op":"select","table":"Root",
+    "where":[],"columns":["name"]}]' | grep -o '"[wf][0-9]"' | sort \
+    | tr -d '\n')
+expect_eq "$names" '"f1""f3""w1""w2""w5"' "rows after fsync failure"
+grep -q "commit failed" server.log || fail "failure not logged"
 echo PASS
