@@ -38,8 +38,25 @@ usage(void)
            "  --db=NAME      database name (default Workload)\n"
            "  --run=TAG      prefix of the tag of the rows a run creates\n"
            "  --probe        only check that REMOTE serves the database\n"
+           "  --sync         before and after each timed phase, print\n"
+           "                 {\"sync\":\"timed\"|\"check\"} and wait for a "
+           "line\n"
+           "                 on stdin (lets a runner sample the server)\n"
            "  -h, --help     show this help\n");
     exit(0);
+}
+
+/* --sync: prints {"sync":PHASE} and waits for a line on stdin. */
+static void
+sync_stdin(const char *phase)
+{
+    char line[64];
+
+    printf("{\"sync\":\"%s\"}\n", phase);
+    fflush(stdout);
+    if (!fgets(line, sizeof line, stdin)) {
+        ovs_fatal(0, "--sync: end of input");
+    }
 }
 
 static const struct wl_workload *
@@ -116,10 +133,11 @@ main(int argc, char *argv[])
         {"db", required_argument, NULL, 'd'},
         {"run", required_argument, NULL, 'r'},
         {"probe", no_argument, NULL, 'p'},
+        {"sync", no_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    struct wl_config cfg = {NULL, "Workload", 1.0, 10, NULL};
+    struct wl_config cfg = {NULL, "Workload", 1.0, 10, NULL, NULL};
     bool probe = false;
     int c;
 
@@ -148,6 +166,9 @@ main(int argc, char *argv[])
             break;
         case 'p':
             probe = true;
+            break;
+        case 'S':
+            cfg.sync = sync_stdin;
             break;
         case 'h':
             usage();

@@ -46,6 +46,14 @@ now(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static void
+sync_phase(const struct wl_config *cfg, const char *phase)
+{
+    if (cfg->sync) {
+        cfg->sync(phase);
+    }
+}
+
 static long long
 scaled(long long n, double scale)
 {
@@ -343,6 +351,7 @@ run_threads(const struct wl_config *cfg, void *job, int n,
     pthread_barrier_t barrier;
     double start;
 
+    sync_phase(cfg, "timed");
     pthread_barrier_init(&barrier, NULL, n + 1);
     for (int i = 0; i < n; i++) {
         struct worker *w = &ws[i];
@@ -363,6 +372,7 @@ run_threads(const struct wl_config *cfg, void *job, int n,
         pthread_join(ws[i].thread, NULL);
     }
     res->seconds = now() - start;
+    sync_phase(cfg, "check");
     pthread_barrier_destroy(&barrier);
 
     for (int i = 0; i < n; i++) {
@@ -663,13 +673,15 @@ run_size(const struct wl_config *cfg, struct wl_result *res)
     struct latencies lat = {NULL, 0, 0};
     struct wl_rpc *rpc;
     int error = wl_rpc_open(cfg->remote, &rpc);
-    double start = now();
+    double start;
 
     if (error) {
         res->error = error_printf("connect %s: %s", cfg->remote,
                                   ovs_strerror(error));
         return -1;
     }
+    sync_phase(cfg, "timed");
+    start = now();
     ds_put_cstr(&res->extra, ",\"steps\":[");
     for (int k = 0; k < N_STEPS && !res->error; k++) {
         long long n = scaled(size_steps[k], cfg->scale);
@@ -722,6 +734,7 @@ run_size(const struct wl_config *cfg, struct wl_result *res)
     }
     ds_put_char(&res->extra, ']');
     res->seconds = now() - start;
+    sync_phase(cfg, "check");
     res->bytes_sent = wl_rpc_bytes_sent(rpc);
     res->bytes_received = wl_rpc_bytes_received(rpc);
     latencies_summarize(&lat, res->latency_ms);

@@ -18,6 +18,10 @@ struct wl_config {
     double scale;               /* Multiplies every count (min 1). */
     int workers;                /* Parallel connections. */
     const char *run;            /* Tag for the rows this run creates. */
+
+    /* If nonnull, called with "timed" just before the timed phase and with
+     * "check" just after it, so an observer can sample the server. */
+    void (*sync)(const char *phase);
 };
 
 struct wl_result {
