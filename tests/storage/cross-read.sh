@@ -58,14 +58,14 @@ diff -u a.txt b.txt || fail "after appending to each other's files"
 grep -q '"name": "r"' a.txt || fail "appended row missing"
 
 # show-log of the reference's file, every verbosity, same output.  With
-# -mm the reference lists a row's columns in its hash table's order, so
-# compare those lines sorted.
-for m in "" -m; do
-    "$REF_OVSDB_TOOL" $m show-log ref.db > ref.log
-    "$TOOL" $m show-log ref.db > ours.log
+# -m and -mm the reference lists rows and columns in its hash tables'
+# order, which is not the file's, so compare those lines sorted.
+"$REF_OVSDB_TOOL" show-log ref.db > ref.log
+"$TOOL" show-log ref.db > ours.log
+diff -u ref.log ours.log || fail "show-log differs"
+for m in -m -mm; do
+    "$REF_OVSDB_TOOL" $m show-log ref.db | sort > ref.log
+    "$TOOL" $m show-log ref.db | sort > ours.log
     diff -u ref.log ours.log || fail "show-log $m differs"
 done
-"$REF_OVSDB_TOOL" -mm show-log ref.db | sort > ref.log
-"$TOOL" -mm show-log ref.db | sort > ours.log
-diff -u ref.log ours.log || fail "show-log -mm differs"
 echo PASS
