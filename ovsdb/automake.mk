@@ -37,3 +37,8 @@ ovsdb_ovsdb_client_LDADD = $(PROGRAM_LIBS)
 
 pkgdata_DATA = ovsdb/schemas/example.ovsschema
 EXTRA_DIST += ovsdb/schemas/example.ovsschema
+
+# (security) RBAC and remotes from the database.
+ovsdb_libovsdb_a_SOURCES += \
+	ovsdb/rbac.c ovsdb/rbac.h \
+	ovsdb/row-read.c ovsdb/row-read.h

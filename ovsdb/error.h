@@ -38,7 +38,8 @@
     TAG(NOT_ALLOWED, "not allowed")                                         \
     TAG(INTERNAL, "internal error")                                         \
     TAG(OVSDB, "ovsdb error")                                               \
-    TAG(DUP_UUID, "duplicate uuid")
+    TAG(DUP_UUID, "duplicate uuid")                                         \
+    TAG(PERMISSION, "permission error")
 
 enum ovsdb_error_tag {
 #define TAG(ENUM, STRING) OVSDB_E_##ENUM,

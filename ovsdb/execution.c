@@ -26,9 +26,22 @@ struct execution {
     bool durable;
     ovsdb_lock_held_cb *lock_held;
     void *lock_aux;
+    ovsdb_authorize_cb *authorize;  /* May be NULL. */
+    void *authorize_aux;
     long long elapsed_msec;
     long long timeout_msec;     /* LLONG_MAX if no wait is pending. */
 };
+
+/* Runs the authorization hook, if any: see ovsdb_authorize_cb. */
+static struct ovsdb_error *
+authorize(const struct execution *x, const struct ovsdb_table *table,
+          enum ovsdb_rbac_op op, const struct ovsdb_row *row,
+          const struct ovsdb_column_set *columns)
+{
+    return (x->authorize
+            ? x->authorize(table, op, row, columns, x->authorize_aux)
+            : NULL);
+}
 
 typedef struct ovsdb_error *executor_func(struct execution *,
                                           struct ovsdb_parser *,
@@ -147,6 +160,9 @@ execute_insert(struct execution *x, struct ovsdb_parser *p, json_t *result)
     for (size_t i = OVSDB_N_STD_COLUMNS; i < ts->n_columns && !error; i++) {
         error = ovsdb_datum_check_constraints(&row->fields[i],
                                               &ts->columns[i]->type);
+    }
+    if (!error) {
+        error = authorize(x, table, OVSDB_RBAC_INSERT, row, NULL);
     }
     if (error) {
         ovsdb_row_destroy(row);
@@ -297,9 +313,16 @@ execute_update(struct execution *x, struct ovsdb_parser *p, json_t *result)
                                           &cond);
     }
     if (!error) {
+        error = authorize(x, table, OVSDB_RBAC_UPDATE, NULL, &columns);
+    }
+    if (!error) {
         struct row_list list;
         query(table, &cond, &list);
-        for (size_t i = 0; i < list.n; i++) {
+        for (size_t i = 0; i < list.n && !error; i++) {
+            error = authorize(x, table, OVSDB_RBAC_UPDATE, list.rows[i],
+                              &columns);
+        }
+        for (size_t i = 0; i < list.n && !error; i++) {
             const struct ovsdb_row *old = list.rows[i];
             if (ovsdb_row_equal_columns(old, row, &columns)) {
                 continue;
@@ -313,7 +336,9 @@ execute_update(struct execution *x, struct ovsdb_parser *p, json_t *result)
                                   &column->type);
             }
         }
-        json_object_set_new(result, "count", json_integer(list.n));
+        if (!error) {
+            json_object_set_new(result, "count", json_integer(list.n));
+        }
         free(list.rows);
     }
 
@@ -342,9 +367,20 @@ execute_mutate(struct execution *x, struct ovsdb_parser *p, json_t *result)
         error = ovsdb_condition_from_json(table->schema, where, x->symtab,
                                           &cond);
     }
+    struct ovsdb_column_set columns = OVSDB_COLUMN_SET_INITIALIZER;
+    for (size_t i = 0; i < mutations.n_mutations; i++) {
+        ovsdb_column_set_add(&columns, mutations.mutations[i].column);
+    }
+    if (!error) {
+        error = authorize(x, table, OVSDB_RBAC_MUTATE, NULL, &columns);
+    }
     if (!error) {
         struct row_list list;
         query(table, &cond, &list);
+        for (size_t i = 0; i < list.n && !error; i++) {
+            error = authorize(x, table, OVSDB_RBAC_MUTATE, list.rows[i],
+                              &columns);
+        }
         for (size_t i = 0; i < list.n && !error; i++) {
             struct ovsdb_row *row = ovsdb_txn_row_modify(x->txn,
                                                          list.rows[i]);
@@ -355,6 +391,7 @@ execute_mutate(struct execution *x, struct ovsdb_parser *p, json_t *result)
         }
         free(list.rows);
     }
+    ovsdb_column_set_destroy(&columns);
     ovsdb_condition_destroy(&cond);
     ovsdb_mutation_set_destroy(&mutations);
     return error;
@@ -373,12 +410,21 @@ execute_delete(struct execution *x, struct ovsdb_parser *p, json_t *result)
     struct ovsdb_error *error = ovsdb_condition_from_json(
         table->schema, where, x->symtab, &cond);
     if (!error) {
-        struct row_list list;
-        query(table, &cond, &list);
-        for (size_t i = 0; i < list.n; i++) {
+        error = authorize(x, table, OVSDB_RBAC_DELETE, NULL, NULL);
+        struct row_list list = { NULL, 0, 0 };
+        if (!error) {
+            query(table, &cond, &list);
+        }
+        for (size_t i = 0; i < list.n && !error; i++) {
+            error = authorize(x, table, OVSDB_RBAC_DELETE, list.rows[i],
+                              NULL);
+        }
+        for (size_t i = 0; i < list.n && !error; i++) {
             ovsdb_txn_row_delete(x->txn, list.rows[i]);
         }
-        json_object_set_new(result, "count", json_integer(list.n));
+        if (!error) {
+            json_object_set_new(result, "count", json_integer(list.n));
+        }
         free(list.rows);
         ovsdb_condition_destroy(&cond);
     }
@@ -576,6 +622,23 @@ ovsdb_execute_compose(struct ovsdb *db, const json_t *params, bool read_only,
                       long long elapsed_msec, long long *timeout_msec,
                       bool *durable, json_t **resultp)
 {
+    return ovsdb_execute_compose_authorized(db, params, read_only, lock_held,
+                                            lock_aux, NULL, NULL,
+                                            elapsed_msec, timeout_msec,
+                                            durable, resultp);
+}
+
+struct ovsdb_txn *
+ovsdb_execute_compose_authorized(struct ovsdb *db, const json_t *params,
+                                 bool read_only,
+                                 ovsdb_lock_held_cb *lock_held,
+                                 void *lock_aux,
+                                 ovsdb_authorize_cb *authorize,
+                                 void *authorize_aux,
+                                 long long elapsed_msec,
+                                 long long *timeout_msec, bool *durable,
+                                 json_t **resultp)
+{
     *durable = false;
     if (timeout_msec) {
         *timeout_msec = LLONG_MAX;
@@ -601,6 +664,8 @@ ovsdb_execute_compose(struct ovsdb *db, const json_t *params, bool read_only,
         .durable = false,
         .lock_held = lock_held,
         .lock_aux = lock_aux,
+        .authorize = authorize,
+        .authorize_aux = authorize_aux,
         .elapsed_msec = elapsed_msec,
         .timeout_msec = LLONG_MAX,
     };
@@ -672,11 +737,19 @@ ovsdb_execute_compose(struct ovsdb *db, const json_t *params, bool read_only,
 json_t *
 ovsdb_execute(struct ovsdb *db, const json_t *params, bool read_only)
 {
+    return ovsdb_execute_authorized(db, params, read_only, NULL, NULL);
+}
+
+json_t *
+ovsdb_execute_authorized(struct ovsdb *db, const json_t *params,
+                         bool read_only, ovsdb_authorize_cb *authorize,
+                         void *authorize_aux)
+{
     bool durable;
     json_t *result;
-    struct ovsdb_txn *txn = ovsdb_execute_compose(db, params, read_only,
-                                                  NULL, NULL, 0, NULL,
-                                                  &durable, &result);
+    struct ovsdb_txn *txn = ovsdb_execute_compose_authorized(
+        db, params, read_only, NULL, NULL, authorize, authorize_aux, 0, NULL,
+        &durable, &result);
     if (txn) {
         struct ovsdb_error *error = ovsdb_txn_precommit(txn);
         if (error) {

@@ -25,9 +25,13 @@
 
 #include <stdbool.h>
 #include <jansson.h>
+#include "ovsdb/rbac.h"
 
 struct ovsdb;
+struct ovsdb_column_set;
 struct ovsdb_error;
+struct ovsdb_row;
+struct ovsdb_table;
 struct ovsdb_txn;
 
 /* Returns true if the session running the request holds lock 'name'. */
@@ -52,6 +56,27 @@ struct ovsdb_txn *ovsdb_execute_compose(struct ovsdb *db,
                                         long long *timeout_msec,
                                         bool *durable, json_t **resultp);
 
+/* Authorization hook (RBAC: ovsdb_rbac_authorize() in ovsdb/rbac.h).  The
+ * executor calls it before an operation changes anything: once per
+ * "delete", "update" and "mutate" operation with 'row' NULL, then for each
+ * row the operation matched (the row as it is; for "insert", the new row).
+ * 'columns' is the set of columns an "update" or "mutate" writes, else
+ * NULL.  An error fails the operation with it (and the whole request, as
+ * any operation error does). */
+typedef struct ovsdb_error *ovsdb_authorize_cb(
+    const struct ovsdb_table *table, enum ovsdb_rbac_op op,
+    const struct ovsdb_row *row, const struct ovsdb_column_set *columns,
+    void *aux);
+
+/* Same as ovsdb_execute_compose(), with authorization hook 'authorize'
+ * (NULL: everything allowed) and its 'authorize_aux'. */
+struct ovsdb_txn *ovsdb_execute_compose_authorized(
+    struct ovsdb *db, const json_t *params, bool read_only,
+    ovsdb_lock_held_cb *lock_held, void *lock_aux,
+    ovsdb_authorize_cb *authorize, void *authorize_aux,
+    long long elapsed_msec, long long *timeout_msec, bool *durable,
+    json_t **resultp);
+
 /* Appends 'error' as an error object to 'result', the result array; takes
  * ownership of 'error'. */
 void ovsdb_execute_append_error(json_t *result, struct ovsdb_error *error);
@@ -62,5 +87,10 @@ void ovsdb_execute_append_error(json_t *result, struct ovsdb_error *error);
  * replies "not supported" (there is nobody to retry it). */
 json_t *ovsdb_execute(struct ovsdb *db, const json_t *params,
                       bool read_only);
+/* Same, with an authorization hook (see ovsdb_authorize_cb). */
+json_t *ovsdb_execute_authorized(struct ovsdb *db, const json_t *params,
+                                 bool read_only,
+                                 ovsdb_authorize_cb *authorize,
+                                 void *authorize_aux);
 
 #endif /* ovsdb/execution.h */

@@ -50,9 +50,10 @@ EXTRA_DIST += tests/server/rpc.py
 # (client) tests go below.
 
 # (security) TLS, RBAC and remotes tests go below.
-check_PROGRAMS += tests/security/ssl-tool
+check_PROGRAMS += tests/security/ssl-tool tests/unit/test-rbac
 tests_security_ssl_tool_LDADD = $(TEST_LDADD)
-EXTRA_DIST += tests/security/pki.shlib tests/security/ssl-streams.sh \
+tests_unit_test_rbac_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/data/schemas/rbac.ovsschema tests/security/pki.shlib tests/security/ssl-streams.sh \
 	tests/security/ssl-interop.sh
 
 check-local: $(check_PROGRAMS) $(bin_PROGRAMS) $(noinst_PROGRAMS)

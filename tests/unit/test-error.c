@@ -44,6 +44,7 @@ main(void)
         { OVSDB_E_INTERNAL, "internal error" },
         { OVSDB_E_OVSDB, "ovsdb error" },
         { OVSDB_E_DUP_UUID, "duplicate uuid" },
+        { OVSDB_E_PERMISSION, "permission error" },
     };
     CHECK_INTEQ(ARRAY_SIZE(tags), OVSDB_N_ERROR_TAGS);
     for (size_t i = 0; i < ARRAY_SIZE(tags); i++) {
