@@ -463,10 +463,16 @@ stream_ssl_set_protocols(const char *protocols)
     const long all = (SSL_OP_NO_TLSv1 | SSL_OP_NO_TLSv1_1 | SSL_OP_NO_TLSv1_2
                       | SSL_OP_NO_TLSv1_3);
 
-    if (ssl_init()) {
+    static char *current;       /* Last value applied. */
+    if (!protocols) {
+        protocols = DEFAULT_PROTOCOLS;
+    }
+    if (ssl_init() || nullable_string_is_equal(current, protocols)) {
         return;
     }
-    char *copy = xstrdup(protocols ? protocols : DEFAULT_PROTOCOLS);
+    free(current);
+    current = xstrdup(protocols);
+    char *copy = xstrdup(protocols);
     long no_flags = all;
     char *save = NULL;
     for (char *word = strtok_r(copy, " ,\t", &save); word;
@@ -494,12 +500,17 @@ stream_ssl_set_protocols(const char *protocols)
 void
 stream_ssl_set_ciphers(const char *ciphers)
 {
-    if (ssl_init()) {
+    static char *current;       /* Last value applied. */
+    if (!ciphers) {
+        ciphers = DEFAULT_CIPHERS;
+    }
+    if (ssl_init() || nullable_string_is_equal(current, ciphers)) {
         return;
     }
+    free(current);
+    current = xstrdup(ciphers);
     ERR_clear_error();
-    if (SSL_CTX_set_cipher_list(ctx, ciphers ? ciphers : DEFAULT_CIPHERS)
-        != 1) {
+    if (SSL_CTX_set_cipher_list(ctx, ciphers) != 1) {
         struct ds s = DS_EMPTY_INITIALIZER;
         VLOG_ERR("SSL_CTX_set_cipher_list: %s",
                  format_ssl_errors(&s, "no cipher matches"));

@@ -41,4 +41,5 @@ EXTRA_DIST += ovsdb/schemas/example.ovsschema
 # (security) RBAC and remotes from the database.
 ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/rbac.c ovsdb/rbac.h \
+	ovsdb/remotes.c ovsdb/remotes.h \
 	ovsdb/row-read.c ovsdb/row-read.h

@@ -50,9 +50,11 @@ EXTRA_DIST += tests/server/rpc.py
 # (client) tests go below.
 
 # (security) TLS, RBAC and remotes tests go below.
-check_PROGRAMS += tests/security/ssl-tool tests/unit/test-rbac
+check_PROGRAMS += tests/security/ssl-tool tests/unit/test-rbac \
+	tests/unit/test-remotes
 tests_security_ssl_tool_LDADD = $(TEST_LDADD)
 tests_unit_test_rbac_LDADD = $(TEST_LDADD)
+tests_unit_test_remotes_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/data/schemas/rbac.ovsschema tests/security/pki.shlib tests/security/ssl-streams.sh \
 	tests/security/ssl-interop.sh
 
