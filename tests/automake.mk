@@ -14,8 +14,15 @@ tests_unit_test_hmap_LDADD = $(TEST_LDADD)
 tests_unit_test_uuid_LDADD = $(TEST_LDADD)
 tests_unit_test_ds_LDADD = $(TEST_LDADD)
 # (net) lib unit tests go below.
-check_PROGRAMS += tests/unit/test-unixctl
+check_PROGRAMS += tests/unit/test-unixctl tests/unit/test-jsonrpc \
+	tests/unit/test-stream tests/unit/test-poll-loop \
+	tests/unit/test-vlog tests/unit/test-reconnect
 tests_unit_test_unixctl_LDADD = $(TEST_LDADD)
+tests_unit_test_jsonrpc_LDADD = $(TEST_LDADD)
+tests_unit_test_stream_LDADD = $(TEST_LDADD)
+tests_unit_test_poll_loop_LDADD = $(TEST_LDADD)
+tests_unit_test_vlog_LDADD = $(TEST_LDADD)
+tests_unit_test_reconnect_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/e2e/unixctl-appctl.sh
 
 # (engine) ovsdb unit tests go below.

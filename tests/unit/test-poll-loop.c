@@ -1,0 +1,116 @@
+/* tests/unit/test-poll-loop.c: timers, fds, immediate wake, registrations
+ * cleared after each poll_block(), and fatal signals handled in the loop. */
+#include <config.h>
+#include "lib/poll-loop.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "lib/allocator.h"
+#include "lib/fatal-signal.h"
+#include "lib/timeval.h"
+#include "lib/vlog.h"
+#include "tests/unit/check.h"
+
+static long long
+timed_block(void)
+{
+    long long start = time_msec();
+    poll_block();
+    return time_msec() - start;
+}
+
+int
+main(int argc OVS_UNUSED, char *argv[])
+{
+    set_program_name(argv[0]);
+    vlog_set_levels(NULL, VLF_CONSOLE, VLL_OFF);
+
+    /* Clocks. */
+    long long a = time_msec();
+    CHECK(a > 0);
+    CHECK(time_wall_msec() > 1600000000000LL);
+    CHECK(time_msec() >= a);
+
+    /* Timers: the earliest wins. */
+    poll_timer_wait(500);
+    poll_timer_wait(50);
+    long long elapsed = timed_block();
+    CHECK(elapsed >= 50 && elapsed < 450);
+
+    poll_timer_wait_until(time_msec() - 1000);
+    CHECK(timed_block() < 50);
+
+    poll_timer_wait(10000);
+    poll_immediate_wake();
+    CHECK(timed_block() < 50);
+
+    /* Many fds, some registered twice with different events; one ready. */
+    enum { N = 100 };
+    int fds[N][2];
+    for (int i = 0; i < N; i++) {
+        CHECK_INTEQ(pipe(fds[i]), 0);
+    }
+    for (int i = 0; i < N; i++) {
+        poll_fd_wait(fds[i][0], POLLIN);
+        poll_fd_wait(fds[i][0], POLLIN);
+    }
+    CHECK_INTEQ(write(fds[N - 1][1], "x", 1), 1);
+    poll_timer_wait(5000);
+    CHECK(timed_block() < 1000);
+
+    /* Registrations are gone: the readable pipe no longer wakes us. */
+    poll_timer_wait(40);
+    elapsed = timed_block();
+    CHECK(elapsed >= 40);
+
+    /* POLLOUT on a writable pipe wakes at once; POLLIN on an empty one
+     * does not. */
+    poll_fd_wait(fds[0][1], POLLOUT);
+    poll_timer_wait(5000);
+    CHECK(timed_block() < 1000);
+    poll_fd_wait(fds[0][0], POLLIN);
+    poll_timer_wait(30);
+    CHECK(timed_block() >= 30);
+    for (int i = 0; i < N; i++) {
+        close(fds[i][0]);
+        close(fds[i][1]);
+    }
+
+    /* SIGTERM while blocked: hooks run, registered files go, and the
+     * process dies by the signal. */
+    char path[] = "/tmp/test-poll-loop.XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    int sync[2];
+    CHECK_INTEQ(pipe(sync), 0);
+    pid_t pid = fork();
+    if (!pid) {
+        fatal_signal_add_file_to_unlink(path);
+        if (write(sync[1], "", 1) != 1) {
+            _exit(1);
+        }
+        for (;;) {
+            poll_timer_wait(10000);
+            poll_block();
+        }
+    }
+    /* Once the child has registered, signal it (blocked or not, it must
+     * handle the signal from its loop). */
+    char c;
+    CHECK_INTEQ(read(sync[0], &c, 1), 1);
+    usleep(20000);
+    kill(pid, SIGTERM);
+    int status;
+    CHECK(waitpid(pid, &status, 0) == pid);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+    struct stat st;
+    CHECK(stat(path, &st) < 0 && errno == ENOENT);
+
+    return check_report("test-poll-loop");
+}
