@@ -132,6 +132,17 @@ fi
 expect_eq "$(call $live_port client-privkey.pem client-cert.pem \
              evil-cacert.pem list_dbs)" '["ssl_tool"]' "after reload"
 
+echo "== CA certificate reload"
+cp good-cacert.pem live-ca.pem
+serve liveca -p server-privkey.pem -c server-cert.pem -C live-ca.pem
+expect_eq "$(call $PORT $GOOD list_dbs)" '["ssl_tool"]' "before CA reload"
+cp evil-cacert.pem new-ca.pem && mv new-ca.pem live-ca.pem
+if call $PORT $GOOD list_dbs >ca-reload.out 2>&1; then
+    fail "client from the old CA still accepted after CA reload"
+fi
+expect_eq "$(call $PORT rogue-privkey.pem rogue-cert.pem good-cacert.pem \
+             list_dbs)" '["ssl_tool"]' "client from the new CA"
+
 echo "== bootstrap CA certificate"
 serve boot -p server-privkey.pem -c server-cert.pem -C good-cacert.pem \
     --peer-ca-cert=good-cacert.pem
