@@ -690,7 +690,7 @@ main(int argc, char *argv[])
         { NULL, 0, NULL, 0 },
     };
     for (;;) {
-        int c = getopt_long(argc, argv, "+mhVv::", long_options, NULL);
+        int c = getopt_long(argc, argv, "mhVv::", long_options, NULL);
         if (c == -1) {
             break;
         }

@@ -84,6 +84,9 @@ cp "$SCHEMA" pkg/vswitch.ovsschema
 OVS_DBDIR=$PWD/dbdir OVS_PKGDATADIR=$PWD/pkg "$TOOL" create \
     || fail "create with defaults"
 expect_eq "$(OVS_DBDIR=$PWD/dbdir "$TOOL" db-name)" Store "default db"
+# Options may follow the command, as with the reference.
+"$TOOL" show-log -m db | grep -q '^record 0: "Store" schema' \
+    || fail "show-log -m after the command"
 "$TOOL" --help | grep -q "transact \[DB\] TRNS" || fail "--help"
 "$TOOL" --version | grep -q "^ovsdb-tool (ovsdb) " || fail "--version"
 echo PASS
