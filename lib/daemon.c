@@ -124,8 +124,6 @@ daemon_make_pidfile(const char *name, bool overwrite)
 {
     pid_t running = daemon_read_pidfile(name);
     if (running > 0 && running != getpid() && !overwrite) {
-        VLOG_ERR("%s: already running as pid %ld, aborting", name,
-                 (long) running);
         return EBUSY;
     }
 
@@ -239,7 +237,10 @@ daemonize_start(void)
 
     if (pidfile) {
         int error = daemon_make_pidfile(pidfile, overwrite_pidfile);
-        if (error) {
+        if (error == EBUSY) {
+            ovs_fatal(0, "%s: already running as pid %ld, aborting", pidfile,
+                      (long) daemon_read_pidfile(pidfile));
+        } else if (error) {
             ovs_fatal(error, "%s: could not create pidfile", pidfile);
         }
     }

@@ -681,6 +681,14 @@ vlog_set_log_file(const char *file_name)
     if (!file_name) {
         default_name = xasprintf("%s/%s.log", dirs_logdir(), program_name());
         file_name = default_name;
+    } else if (file_name[0] != '/') {
+        /* Absolute, so vlog/reopen still works after --detach's chdir. */
+        char *cwd = getcwd(NULL, 0);
+        if (cwd) {
+            default_name = xasprintf("%s/%s", cwd, file_name);
+            file_name = default_name;
+            free(cwd);
+        }
     }
 
     int new_fd = -1;

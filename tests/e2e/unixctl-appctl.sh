@@ -56,8 +56,15 @@ if "$SERVER" serve --unixctl="$PWD/ctl2.sock" --pidfile=test.pid \
         -vconsole:off 2>err2.txt; then
     fail "second instance started despite the pidfile"
 fi
-grep -q "already running as pid $pid" test-unixctl.log \
-    || grep -q "could not create pidfile" err2.txt || fail "$(cat err2.txt)"
+grep -q "^test-unixctl: $PWD/test.pid: already running as pid $pid, aborting$" \
+    err2.txt || fail "second instance: $(cat err2.txt)"
+# --overwrite-pidfile takes over (the first instance keeps running).
+"$SERVER" serve --unixctl="$PWD/ctl3.sock" --pidfile=test.pid \
+    --overwrite-pidfile --detach --no-chdir -vconsole:off \
+    || fail "--overwrite-pidfile refused"
+pid3=$(cat test.pid)
+[ "$pid3" != "$pid" ] || fail "pidfile not overwritten"
+"$APPCTL" -t "$PWD/ctl3.sock" exit || fail "exit third instance"
 
 # SIGTERM: clean exit removes socket and pidfile.
 kill "$pid"

@@ -543,6 +543,69 @@ test_transact_and_session(void)
     free(pname);
 }
 
+/* Reads whatever 'stream' has within 'msec' into 's'. */
+static void
+read_for(struct stream *stream, struct ds *s, struct jsonrpc_session *js,
+         long long msec)
+{
+    long long deadline = time_msec() + msec;
+    while (time_msec() < deadline) {
+        char buf[256];
+        ssize_t n = stream_recv(stream, buf, sizeof buf);
+        if (n > 0) {
+            ds_put_buffer(s, buf, n);
+            continue;
+        }
+        jsonrpc_session_run(js);
+        jsonrpc_msg_destroy(jsonrpc_session_recv(js));
+        if (!jsonrpc_session_is_alive(js)) {
+            return;
+        }
+        jsonrpc_session_wait(js);
+        jsonrpc_session_recv_wait(js);
+        stream_recv_wait(stream);
+        poll_timer_wait_until(deadline);
+        poll_block();
+    }
+}
+
+/* Inactivity probe on an accepted connection: "echo" after the interval,
+ * kept alive by an answer, dropped after a second unanswered interval. */
+static void
+test_probe(void)
+{
+    struct stream *c, *s;
+    make_pair(&c, &s);
+    struct jsonrpc_session *js =
+        jsonrpc_session_open_unreliably(jsonrpc_open(s));
+    jsonrpc_session_set_probe_interval(js, 1000);
+    const char *probe = "{\"id\":\"echo\",\"method\":\"echo\",\"params\":[]}";
+
+    long long start = time_msec();
+    struct ds got = DS_EMPTY_INITIALIZER;
+    read_for(c, &got, js, 1500);
+    CHECK_STREQ(ds_cstr(&got), probe);
+    CHECK(jsonrpc_session_is_alive(js));
+
+    const char *answer = "{\"id\":\"echo\",\"result\":[],\"error\":null}";
+    send_all(c, answer, strlen(answer));
+    ds_clear(&got);
+    read_for(c, &got, js, 1500);
+    CHECK_STREQ(ds_cstr(&got), probe);
+    CHECK(jsonrpc_session_is_alive(js));
+
+    /* No answer this time. */
+    ds_clear(&got);
+    read_for(c, &got, js, 3000);
+    CHECK(!jsonrpc_session_is_alive(js));
+    long long elapsed = time_msec() - start;
+    CHECK(elapsed >= 2900 && elapsed < 4500);
+
+    ds_destroy(&got);
+    jsonrpc_session_close(js);
+    stream_close(c);
+}
+
 int
 main(int argc OVS_UNUSED, char *argv[])
 {
@@ -557,6 +620,7 @@ main(int argc OVS_UNUSED, char *argv[])
     test_serialization();
     test_backlog();
     test_transact_and_session();
+    test_probe();
 
     char *cmd = xasprintf("rm -rf %s", dir);
     CHECK_INTEQ(system(cmd), 0);
