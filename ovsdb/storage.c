@@ -271,6 +271,15 @@ ovsdb_storage_compact_sync(struct ovsdb_storage *s)
 static void
 compact_child(struct ovsdb_storage *s, int fd)
 {
+    /* The parent's signal handlers would wake the parent (through a pipe
+     * the child shares) instead of ending the child: restore the default
+     * actions, so a signal just kills the child, which the parent then
+     * reports as a failed compaction. */
+    static const int signals[] = { SIGTERM, SIGINT, SIGHUP, SIGALRM };
+    for (size_t i = 0; i < ARRAY_SIZE(signals); i++) {
+        signal(signals[i], SIG_DFL);
+    }
+
     struct ovsdb_error *error = ovsdb_file_write_snapshot(s->new_log, s->db,
                                                           COMPACT_COMMENT);
     if (!error) {
