@@ -605,8 +605,9 @@ do_show_log(int argc, char *argv[])
     }
     fflush(stdout);
 
-    struct row_name *rn;
-    HMAP_FOR_EACH_POP (rn, node, &names) {
+    /* Not HMAP_FOR_EACH_POP, which rescans the buckets for every row. */
+    struct row_name *rn, *next;
+    HMAP_FOR_EACH_SAFE (rn, next, node, &names) {
         free(rn->name);
         free(rn);
     }
