@@ -16,8 +16,14 @@ static void
 put_string(struct ds *out, const char *s, size_t length)
 {
     ds_put_char(out, '"');
+    size_t start = 0;
     for (size_t i = 0; i < length; i++) {
         unsigned char c = s[i];
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            continue;
+        }
+        ds_put_buffer(out, s + start, i - start);
+        start = i + 1;
         switch (c) {
         case '"':
             ds_put_cstr(out, "\\\"");
@@ -41,15 +47,29 @@ put_string(struct ds *out, const char *s, size_t length)
             ds_put_cstr(out, "\\t");
             break;
         default:
-            if (c < 0x20) {
-                ds_put_format(out, "\\u%04x", c);
-            } else {
-                ds_put_char(out, c);
-            }
+            ds_put_format(out, "\\u%04x", c);
             break;
         }
     }
+    ds_put_buffer(out, s + start, length - start);
     ds_put_char(out, '"');
+}
+
+static void
+put_integer(struct ds *out, long long value)
+{
+    char buf[24];
+    char *p = buf + sizeof buf;
+    unsigned long long u = value < 0 ? 0ULL - (unsigned long long) value
+                                     : (unsigned long long) value;
+    do {
+        *--p = '0' + u % 10;
+        u /= 10;
+    } while (u);
+    if (value < 0) {
+        *--p = '-';
+    }
+    ds_put_buffer(out, p, buf + sizeof buf - p);
 }
 
 void
@@ -91,33 +111,71 @@ jsonx_sorted_keys(const json_t *json, size_t *np)
     return keys;
 }
 
+struct member {
+    const char *key;
+    const json_t *value;
+};
+
+static int
+compare_members(const void *a_, const void *b_)
+{
+    const struct member *a = a_, *b = b_;
+    return strcmp(a->key, b->key);
+}
+
 static void
 put_object(struct ds *out, const json_t *json, int indent, int level)
 {
-    size_t n;
-    const char **keys = jsonx_sorted_keys(json, &n);
+    size_t n = json_object_size(json);
     if (!n) {
         ds_put_cstr(out, "{}");
-        free(keys);
         return;
     }
 
+    /* Small objects (rows, errors, operations) sort on the stack. */
+    struct member small[16];
+    struct member *members = n <= ARRAY_SIZE(small)
+                             ? small : xmalloc(n * sizeof *members);
+    const char *key;
+    json_t *value;
+    size_t i = 0;
+    json_object_foreach ((json_t *) json, key, value) {
+        members[i].key = key;
+        members[i].value = value;
+        i++;
+    }
+    if (members == small) {
+        for (i = 1; i < n; i++) {
+            struct member m = members[i];
+            size_t j = i;
+            while (j > 0 && strcmp(members[j - 1].key, m.key) > 0) {
+                members[j] = members[j - 1];
+                j--;
+            }
+            members[j] = m;
+        }
+    } else {
+        qsort(members, n, sizeof *members, compare_members);
+    }
+
     ds_put_char(out, '{');
-    for (size_t i = 0; i < n; i++) {
+    for (i = 0; i < n; i++) {
         if (i) {
             ds_put_char(out, ',');
         }
         put_newline(out, indent, level + 1);
-        put_string(out, keys[i], strlen(keys[i]));
+        put_string(out, members[i].key, strlen(members[i].key));
         ds_put_char(out, ':');
         if (indent) {
             ds_put_char(out, ' ');
         }
-        put_json(out, json_object_get(json, keys[i]), indent, level + 1);
+        put_json(out, members[i].value, indent, level + 1);
     }
     put_newline(out, indent, level);
     ds_put_char(out, '}');
-    free(keys);
+    if (members != small) {
+        free(members);
+    }
 }
 
 static void
@@ -154,7 +212,7 @@ put_json(struct ds *out, const json_t *json, int indent, int level)
         put_string(out, json_string_value(json), json_string_length(json));
         break;
     case JSON_INTEGER:
-        ds_put_format(out, "%lld", (long long) json_integer_value(json));
+        put_integer(out, json_integer_value(json));
         break;
     case JSON_REAL:
         jsonx_put_real(out, json_real_value(json));

@@ -1247,8 +1247,8 @@ void
 ovsdb_symbol_table_destroy(struct ovsdb_symbol_table *symtab)
 {
     if (symtab) {
-        struct ovsdb_symbol *symbol;
-        HMAP_FOR_EACH_POP (symbol, hmap_node, &symtab->sh) {
+        struct ovsdb_symbol *symbol, *next;
+        HMAP_FOR_EACH_SAFE (symbol, next, hmap_node, &symtab->sh) {
             free(symbol->name);
             free(symbol);
         }

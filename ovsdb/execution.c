@@ -676,8 +676,7 @@ ovsdb_execute_compose_authorized(struct ovsdb *db, const json_t *params,
     for (size_t i = 1; i <= n_ops; i++) {
         const json_t *op_json = json_array_get(params, i);
         struct ovsdb_parser p;
-        ovsdb_parser_init(&p, op_json, "ovsdb operation %zu of %zu", i,
-                          n_ops);
+        ovsdb_parser_init_operation(&p, op_json, i, n_ops);
         const json_t *op = ovsdb_parser_member(&p, "op", OP_ID);
         json_t *result = json_object();
         const struct operation *operation = NULL;

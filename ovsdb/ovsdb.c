@@ -3,7 +3,9 @@
 #include "ovsdb/ovsdb.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include "lib/allocator.h"
+#include "ovsdb/datum.h"
 #include "ovsdb/row.h"
 #include "ovsdb/table.h"
 
@@ -16,6 +18,7 @@ struct ovsdb {
     struct ovsdb_schema *schema;
     struct ovsdb_table **tables;    /* Same order as schema->tables. */
     struct ovsdb_txn *txn;          /* Transaction in progress, or NULL. */
+    bool refs_stale;                /* Rows' n_refs need recounting. */
     struct commit_observer *observers;
     size_t n_observers, allocated_observers;
 };
@@ -118,7 +121,10 @@ ovsdb_remove_commit_observer(struct ovsdb *db, ovsdb_commit_cb *cb, void *aux)
 {
     for (size_t i = 0; i < db->n_observers; i++) {
         if (db->observers[i].cb == cb && db->observers[i].aux == aux) {
-            db->observers[i] = db->observers[--db->n_observers];
+            /* Keep the order: observers run in registration order. */
+            memmove(&db->observers[i], &db->observers[i + 1],
+                    (db->n_observers - i - 1) * sizeof *db->observers);
+            db->n_observers--;
             return;
         }
     }
@@ -142,4 +148,58 @@ void
 ovsdb_set_txn(struct ovsdb *db, struct ovsdb_txn *txn)
 {
     db->txn = txn;
+}
+
+void
+ovsdb_mark_refs_stale(struct ovsdb *db)
+{
+    db->refs_stale = true;
+}
+
+static void
+count_refs(struct ovsdb *db, const struct ovsdb_base_type *base,
+           const union ovsdb_atom *atoms, unsigned int n,
+           const struct ovsdb_row *src)
+{
+    if (!atoms || !ovsdb_base_type_is_strong_ref(base)) {
+        return;
+    }
+    const struct ovsdb_table *dst = db->tables[base->uuid.ref_table->index];
+    for (unsigned int i = 0; i < n; i++) {
+        const struct uuid *uuid = &atoms[i].uuid;
+        if (!uuid_equals(uuid, ovsdb_row_get_uuid(src))) {
+            struct ovsdb_row *row = (struct ovsdb_row *)
+                ovsdb_table_find_row(dst, uuid);
+            if (row) {
+                row->n_refs++;
+            }
+        }
+    }
+}
+
+void
+ovsdb_refresh_refs(struct ovsdb *db)
+{
+    if (!db->refs_stale) {
+        return;
+    }
+    db->refs_stale = false;
+    for (size_t i = 0; i < db->schema->n_tables; i++) {
+        struct ovsdb_row *row;
+        HMAP_FOR_EACH (row, hmap_node, &db->tables[i]->rows) {
+            row->n_refs = 0;
+        }
+    }
+    for (size_t i = 0; i < db->schema->n_tables; i++) {
+        const struct ovsdb_table_schema *ts = db->schema->tables[i];
+        const struct ovsdb_row *row;
+        HMAP_FOR_EACH (row, hmap_node, &db->tables[i]->rows) {
+            for (size_t c = OVSDB_N_STD_COLUMNS; c < ts->n_columns; c++) {
+                const struct ovsdb_type *type = &ts->columns[c]->type;
+                const struct ovsdb_datum *d = &row->fields[c];
+                count_refs(db, &type->key, d->keys, d->n, row);
+                count_refs(db, &type->value, d->values, d->n, row);
+            }
+        }
+    }
 }

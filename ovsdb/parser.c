@@ -9,6 +9,31 @@
 #include "lib/allocator.h"
 #include "ovsdb/error.h"
 
+static const char *
+parser_name(struct ovsdb_parser *p)
+{
+    if (!p->name) {
+        p->name = xasprintf("ovsdb operation %zu of %zu", p->op_index,
+                            p->n_ops);
+    }
+    return p->name;
+}
+
+static void
+parser_init(struct ovsdb_parser *p, const json_t *json)
+{
+    p->json = json;
+    p->error = NULL;
+    p->used = p->used_buf;
+    p->n_used = 0;
+    p->allocated = ARRAY_SIZE(p->used_buf);
+    if (!json_is_object(json)) {
+        /* The reference reports this one without "syntax". */
+        p->error = ovsdb_error(OVSDB_E_SYNTAX, "Parsing %s failed: Object "
+                               "expected.", parser_name(p));
+    }
+}
+
 void
 ovsdb_parser_init(struct ovsdb_parser *p, const json_t *json,
                   const char *name, ...)
@@ -17,16 +42,17 @@ ovsdb_parser_init(struct ovsdb_parser *p, const json_t *json,
     va_start(args, name);
     p->name = xvasprintf(name, args);
     va_end(args);
+    parser_init(p, json);
+}
 
-    p->json = json;
-    p->error = NULL;
-    p->used = NULL;
-    p->n_used = p->allocated = 0;
-    if (!json_is_object(json)) {
-        /* The reference reports this one without "syntax". */
-        p->error = ovsdb_error(OVSDB_E_SYNTAX, "Parsing %s failed: Object "
-                               "expected.", p->name);
-    }
+void
+ovsdb_parser_init_operation(struct ovsdb_parser *p, const json_t *json,
+                            size_t i, size_t n)
+{
+    p->name = NULL;
+    p->op_index = i;
+    p->n_ops = n;
+    parser_init(p, json);
 }
 
 bool
@@ -90,6 +116,9 @@ ovsdb_parser_member(struct ovsdb_parser *p, const char *name,
         return NULL;
     }
     if (p->n_used >= p->allocated) {
+        if (p->used == p->used_buf) {
+            p->used = xmemdup(p->used_buf, sizeof p->used_buf);
+        }
         p->used = x2nrealloc(p->used, &p->allocated, sizeof *p->used);
     }
     p->used[p->n_used++] = name;
@@ -117,7 +146,8 @@ ovsdb_parser_raise_error(struct ovsdb_parser *p, const char *fmt, ...)
     char *message = xvasprintf(fmt, args);
     va_end(args);
     p->error = ovsdb_syntax_error(p->json, OVSDB_E_SYNTAX,
-                                  "Parsing %s failed: %s", p->name, message);
+                                  "Parsing %s failed: %s", parser_name(p),
+                                  message);
     free(message);
 }
 
@@ -159,7 +189,9 @@ ovsdb_parser_destroy(struct ovsdb_parser *p)
 {
     ovsdb_error_destroy(p->error);
     free(p->name);
-    free(p->used);
+    if (p->used != p->used_buf) {
+        free(p->used);
+    }
     p->error = NULL;
     p->name = NULL;
     p->used = NULL;

@@ -39,15 +39,22 @@ enum ovsdb_parser_types {
 };
 
 struct ovsdb_parser {
-    char *name;                 /* "table schema for table T", owned. */
+    char *name;                 /* "table schema for table T", owned; NULL
+                                 * for an operation until an error. */
+    size_t op_index, n_ops;     /* For "ovsdb operation I of N". */
     const json_t *json;         /* The object, borrowed. */
     struct ovsdb_error *error;  /* First error, owned. */
     const char **used;          /* Names of members fetched. */
     size_t n_used, allocated;
+    const char *used_buf[8];    /* Initial 'used' storage. */
 };
 
 void ovsdb_parser_init(struct ovsdb_parser *, const json_t *json,
                        const char *name, ...) PRINTF_FORMAT(3, 4);
+/* Same as ovsdb_parser_init() with the name "ovsdb operation I of N", only
+ * formatted if there is an error (this runs once per operation). */
+void ovsdb_parser_init_operation(struct ovsdb_parser *, const json_t *json,
+                                 size_t i, size_t n);
 /* Returns member 'name' (borrowed) if present and of one of 'types'.
  * Otherwise records an error (unless absent and OP_OPTIONAL) and returns
  * NULL. */

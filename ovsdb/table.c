@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include "lib/allocator.h"
+#include "ovsdb/ovsdb.h"
 #include "ovsdb/row.h"
 
 struct ovsdb_table *
@@ -28,8 +29,10 @@ ovsdb_table_destroy(struct ovsdb_table *table)
     if (!table) {
         return;
     }
-    struct ovsdb_row *row;
-    HMAP_FOR_EACH_POP (row, hmap_node, &table->rows) {
+    /* Not HMAP_FOR_EACH_POP: popping from a big map rescans it from the
+     * first bucket every time. */
+    struct ovsdb_row *row, *next;
+    HMAP_FOR_EACH_SAFE (row, next, hmap_node, &table->rows) {
         ovsdb_row_destroy(row);
     }
     hmap_destroy(&table->rows);
@@ -107,4 +110,5 @@ ovsdb_table_put_row(struct ovsdb_table *table, struct ovsdb_row *row)
     hmap_insert(&table->rows, &row->hmap_node,
                 uuid_hash(ovsdb_row_get_uuid(row)));
     ovsdb_table_index_insert(table, row);
+    ovsdb_mark_refs_stale(table->db);
 }

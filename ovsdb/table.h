@@ -46,8 +46,9 @@ ovsdb_table_n_rows(const struct ovsdb_table *table)
 
 /* Adds 'row' (which has its _uuid set and is not in any table) to 'table'
  * directly, bypassing transactions.  Takes ownership of 'row'.  For
- * building databases in tests and tools that do not need undo; the
- * reference counts are updated, constraints are not checked. */
+ * building databases in tests and tools that do not need undo (e.g. schema
+ * conversion).  Constraints are not checked; strong reference counts are
+ * recomputed before the next transaction on the database. */
 void ovsdb_table_put_row(struct ovsdb_table *table, struct ovsdb_row *row);
 
 /* Indexes (for ovsdb/txn.c).  Index number 'i' of 'table' holds the

@@ -35,6 +35,7 @@ struct ovsdb_txn_row {
 struct ovsdb_txn_table {
     struct ovsdb_table *table;
     struct hmap txn_rows;           /* By uuid_hash(). */
+    bool has_deletes;               /* Scratch for assess_weak_refs(). */
 };
 
 struct ovsdb_txn {
@@ -49,6 +50,7 @@ struct ovsdb_txn {
 struct ovsdb_txn *
 ovsdb_txn_create(struct ovsdb *db)
 {
+    ovsdb_refresh_refs(db);
     struct ovsdb_txn *txn = xzalloc(sizeof *txn);
     txn->db = db;
     ds_init(&txn->comment);
@@ -69,6 +71,7 @@ get_txn_table(struct ovsdb_txn *txn, struct ovsdb_table *table)
         struct ovsdb_txn_table *tt = xmalloc(sizeof *tt);
         tt->table = table;
         hmap_init(&tt->txn_rows);
+        tt->has_deletes = false;
         table->txn_table = tt;
         if (txn->n_tables >= txn->allocated_tables) {
             txn->tables = x2nrealloc(txn->tables, &txn->allocated_tables,
@@ -298,8 +301,8 @@ adjust_atom_refs(struct ovsdb_txn *txn, const struct ovsdb_txn_row *src,
     if (!ovsdb_base_type_is_strong_ref(base) || !atoms) {
         return NULL;
     }
-    struct ovsdb_table *dst = ovsdb_get_table(txn->db,
-                                              base->uuid.ref_table->name);
+    struct ovsdb_table *dst = ovsdb_get_table_by_index(
+        txn->db, base->uuid.ref_table->index);
     for (unsigned int i = 0; i < n; i++) {
         if (uuid_equals(&atoms[i].uuid, &src->uuid)) {
             continue;           /* Self-references do not count. */
@@ -421,8 +424,8 @@ remove_dangling_weak_refs(const struct ovsdb_txn *txn,
         if (!ovsdb_base_type_is_weak_ref(base)) {
             continue;
         }
-        const struct ovsdb_table *dst = ovsdb_get_table(
-            txn->db, base->uuid.ref_table->name);
+        const struct ovsdb_table *dst = ovsdb_get_table_by_index(
+            txn->db, base->uuid.ref_table->index);
         for (unsigned int i = 0; i < d->n; ) {
             const union ovsdb_atom *atom = b ? &d->values[i] : &d->keys[i];
             if (!ovsdb_table_find_row(dst, &atom->uuid)) {
@@ -506,9 +509,20 @@ assess_weak_refs(struct ovsdb_txn *txn)
     }
 
     /* Unchanged rows that weakly refer to rows deleted by this
-     * transaction. */
+     * transaction.  Only tables with weak references into a table with
+     * deletions need a scan. */
+    for (size_t t = 0; t < txn->n_tables; t++) {
+        txn->tables[t]->has_deletes = false;
+    }
+    bool any_deletes = false;
+    for (size_t r = 0; r < txn->n_rows; r++) {
+        const struct ovsdb_txn_row *tr = txn->rows[r];
+        if (tr->old && !tr->new) {
+            tr->txn_table->has_deletes = any_deletes = true;
+        }
+    }
     const struct ovsdb_schema *schema = ovsdb_get_schema(txn->db);
-    for (size_t t = 0; t < schema->n_tables; t++) {
+    for (size_t t = 0; any_deletes && t < schema->n_tables; t++) {
         struct ovsdb_table *table = ovsdb_get_table_by_index(txn->db, t);
         const struct ovsdb_table_schema *ts = table->schema;
         bool relevant = false;
@@ -518,15 +532,10 @@ assess_weak_refs(struct ovsdb_txn *txn)
                                                        &column->type.value };
             for (int b = 0; b < 2; b++) {
                 if (ovsdb_base_type_is_weak_ref(bases[b])) {
-                    const struct ovsdb_table *dst = ovsdb_get_table(
-                        txn->db, bases[b]->uuid.ref_table->name);
-                    if (dst->txn_table) {
-                        for (size_t r = 0; r < n && !relevant; r++) {
-                            const struct ovsdb_txn_row *tr = txn->rows[r];
-                            relevant = (tr->txn_table == dst->txn_table
-                                        && tr->old && !tr->new);
-                        }
-                    }
+                    const struct ovsdb_table *dst = ovsdb_get_table_by_index(
+                        txn->db, bases[b]->uuid.ref_table->index);
+                    relevant |= (dst->txn_table
+                                 && dst->txn_table->has_deletes);
                 }
             }
         }

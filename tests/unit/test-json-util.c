@@ -36,6 +36,19 @@ main(void)
     check_roundtrip("[]", "[]");
     check_roundtrip("{}", "{}");
     check_roundtrip("-9223372036854775808", "-9223372036854775808");
+    check_roundtrip("[0,-1,9223372036854775807]",
+                    "[0,-1,9223372036854775807]");
+    /* Objects bigger than the on-stack sort buffer. */
+    check_roundtrip("{\"t\":1,\"s\":2,\"r\":3,\"q\":4,\"p\":5,\"o\":6,"
+                    "\"n\":7,\"m\":8,\"l\":9,\"k\":10,\"j\":11,\"i\":12,"
+                    "\"h\":13,\"g\":14,\"f\":15,\"e\":16,\"d\":17,"
+                    "\"c\":18,\"b\":19,\"a\":20}",
+                    "{\"a\":20,\"b\":19,\"c\":18,\"d\":17,\"e\":16,"
+                    "\"f\":15,\"g\":14,\"h\":13,\"i\":12,\"j\":11,"
+                    "\"k\":10,\"l\":9,\"m\":8,\"n\":7,\"o\":6,\"p\":5,"
+                    "\"q\":4,\"r\":3,\"s\":2,\"t\":1}");
+    /* Integers outside int64_t read as reals, like Open vSwitch. */
+    check_roundtrip("[9223372036854775808,1]", "[9.22337203685478e+18,1]");
 
     char *error = NULL;
     CHECK(jsonx_from_string("[1,", &error) == NULL);

@@ -348,6 +348,35 @@ main(void)
     json_decref(result);
     json_decref(params);
 
+    /* Rows put directly (as schema conversion does) get their strong
+     * reference counts before the next transaction. */
+    struct ovsdb *db3 = create_db();
+    struct ovsdb_table *ta = ovsdb_get_table(db3, "A");
+    struct ovsdb_table *tb = ovsdb_get_table(db3, "B");
+    struct ovsdb_row *rb = ovsdb_row_create(tb);
+    struct uuid ub;
+    uuid_generate(&ub);
+    ovsdb_row_set_uuid(rb, &ub);
+    struct ovsdb_row *ra = ovsdb_row_create(ta);
+    struct uuid ua;
+    uuid_generate(&ua);
+    ovsdb_row_set_uuid(ra, &ua);
+    union ovsdb_atom ref = { .uuid = ub };
+    const struct ovsdb_column *bcol = ovsdb_table_schema_find_column(
+        ta->schema, "b");
+    ovsdb_datum_destroy(&ra->fields[bcol->index], &bcol->type);
+    ovsdb_datum_init_atom(&ra->fields[bcol->index], &ref, OVSDB_TYPE_UUID);
+    ovsdb_table_put_row(ta, ra);        /* Referrer first: order is free. */
+    ovsdb_table_put_row(tb, rb);
+    s = run(db3, "{\"op\":\"delete\",\"table\":\"B\",\"where\":[]}");
+    CHECK(strstr(s, "referential integrity violation") != NULL);
+    free(s);
+    s = run(db3, "{\"op\":\"delete\",\"table\":\"A\",\"where\":[]}");
+    CHECK_STREQ(s, "[{\"count\":1}]");
+    free(s);
+    CHECK(ovsdb_table_n_rows(tb) == 0);      /* Garbage collected. */
+    ovsdb_destroy(db3);
+
     ovsdb_destroy(copy);
     ovsdb_destroy(db2);
     ovsdb_destroy(db);
