@@ -9,8 +9,14 @@
 #include <string.h>
 #include "lib/allocator.h"
 
-static void put_json(struct ds *out, const json_t *json, int indent,
-                     int level);
+/* Output options. */
+struct put_options {
+    int indent;                 /* Spaces per level, 0 for compact. */
+    bool exact_reals;           /* Reals with enough digits to read back. */
+};
+
+static void put_json(struct ds *out, const json_t *json,
+                     const struct put_options *, int level);
 
 static void
 put_string(struct ds *out, const char *s, size_t length)
@@ -87,6 +93,19 @@ compare_keys(const void *a_, const void *b_)
 }
 
 static void
+put_exact_real(struct ds *out, double d)
+{
+    char buf[32];
+    for (int precision = DBL_DIG; precision <= 17; precision++) {
+        snprintf(buf, sizeof buf, "%.*g", precision, d);
+        if (strtod(buf, NULL) == d) {
+            break;
+        }
+    }
+    ds_put_cstr(out, buf);
+}
+
+static void
 put_newline(struct ds *out, int indent, int level)
 {
     if (indent) {
@@ -124,7 +143,8 @@ compare_members(const void *a_, const void *b_)
 }
 
 static void
-put_object(struct ds *out, const json_t *json, int indent, int level)
+put_object(struct ds *out, const json_t *json,
+           const struct put_options *opt, int level)
 {
     size_t n = json_object_size(json);
     if (!n) {
@@ -163,15 +183,15 @@ put_object(struct ds *out, const json_t *json, int indent, int level)
         if (i) {
             ds_put_char(out, ',');
         }
-        put_newline(out, indent, level + 1);
+        put_newline(out, opt->indent, level + 1);
         put_string(out, members[i].key, strlen(members[i].key));
         ds_put_char(out, ':');
-        if (indent) {
+        if (opt->indent) {
             ds_put_char(out, ' ');
         }
-        put_json(out, members[i].value, indent, level + 1);
+        put_json(out, members[i].value, opt, level + 1);
     }
-    put_newline(out, indent, level);
+    put_newline(out, opt->indent, level);
     ds_put_char(out, '}');
     if (members != small) {
         free(members);
@@ -179,7 +199,8 @@ put_object(struct ds *out, const json_t *json, int indent, int level)
 }
 
 static void
-put_array(struct ds *out, const json_t *json, int indent, int level)
+put_array(struct ds *out, const json_t *json,
+          const struct put_options *opt, int level)
 {
     size_t n = json_array_size(json);
     if (!n) {
@@ -191,22 +212,23 @@ put_array(struct ds *out, const json_t *json, int indent, int level)
         if (i) {
             ds_put_char(out, ',');
         }
-        put_newline(out, indent, level + 1);
-        put_json(out, json_array_get(json, i), indent, level + 1);
+        put_newline(out, opt->indent, level + 1);
+        put_json(out, json_array_get(json, i), opt, level + 1);
     }
-    put_newline(out, indent, level);
+    put_newline(out, opt->indent, level);
     ds_put_char(out, ']');
 }
 
 static void
-put_json(struct ds *out, const json_t *json, int indent, int level)
+put_json(struct ds *out, const json_t *json, const struct put_options *opt,
+         int level)
 {
     switch (json_typeof(json)) {
     case JSON_OBJECT:
-        put_object(out, json, indent, level);
+        put_object(out, json, opt, level);
         break;
     case JSON_ARRAY:
-        put_array(out, json, indent, level);
+        put_array(out, json, opt, level);
         break;
     case JSON_STRING:
         put_string(out, json_string_value(json), json_string_length(json));
@@ -215,7 +237,11 @@ put_json(struct ds *out, const json_t *json, int indent, int level)
         put_integer(out, json_integer_value(json));
         break;
     case JSON_REAL:
-        jsonx_put_real(out, json_real_value(json));
+        if (opt->exact_reals) {
+            put_exact_real(out, json_real_value(json));
+        } else {
+            jsonx_put_real(out, json_real_value(json));
+        }
         break;
     case JSON_TRUE:
         ds_put_cstr(out, "true");
@@ -233,13 +259,22 @@ put_json(struct ds *out, const json_t *json, int indent, int level)
 void
 jsonx_put(struct ds *out, const json_t *json)
 {
-    put_json(out, json, 0, 0);
+    static const struct put_options opt = { 0, false };
+    put_json(out, json, &opt, 0);
+}
+
+void
+jsonx_put_exact(struct ds *out, const json_t *json)
+{
+    static const struct put_options opt = { 0, true };
+    put_json(out, json, &opt, 0);
 }
 
 void
 jsonx_put_pretty(struct ds *out, const json_t *json, int indent)
 {
-    put_json(out, json, indent, 0);
+    const struct put_options opt = { indent, false };
+    put_json(out, json, &opt, 0);
 }
 
 char *
@@ -250,18 +285,169 @@ jsonx_to_string_sorted(const json_t *json)
     return ds_steal_cstr(&s);
 }
 
+/* Numbers as Open vSwitch reads them: a number that is an integer in
+ * int64_t range is an integer, even if written "1.0" or "1e3"; any other
+ * number is a real, even if written as an integer ("9223372036854775808").
+ * jansson decides by spelling instead, and fails on too-big integers, so
+ * such numbers are respelled before parsing. */
+
+/* Returns the length of the JSON number at 's' (at most 'n' bytes). */
+static size_t
+number_length(const char *s, size_t n)
+{
+    size_t i = 0;
+    if (i < n && s[i] == '-') {
+        i++;
+    }
+    while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.'
+                     || s[i] == 'e' || s[i] == 'E'
+                     || ((s[i] == '+' || s[i] == '-')
+                         && (s[i - 1] == 'e' || s[i - 1] == 'E')))) {
+        i++;
+    }
+    return i;
+}
+
+/* If the number 'tok' ('len' bytes) must be respelled, appends the new
+ * spelling to 'out' and returns true. */
+static bool
+respell_number(const char *tok, size_t len, struct ds *out)
+{
+    bool negative = tok[0] == '-';
+    size_t i = negative;
+    char digits[64];
+    size_t n_digits = 0, n_frac = 0;
+    bool has_frac = false, has_exp = false, overflow = false;
+    long long exp = 0;
+
+    for (; i < len && tok[i] != 'e' && tok[i] != 'E'; i++) {
+        if (tok[i] == '.') {
+            has_frac = true;
+        } else if (n_digits || tok[i] != '0') {
+            if (n_digits < sizeof digits) {
+                digits[n_digits++] = tok[i];
+            } else {
+                overflow = true;
+            }
+            n_frac += has_frac;
+        } else if (has_frac) {
+            n_frac++;           /* Leading zero after the point. */
+        }
+    }
+    if (i < len) {
+        has_exp = true;
+        long long e;
+        char buf[32];
+        size_t elen = len - i - 1;
+        if (elen >= sizeof buf) {
+            return false;
+        }
+        memcpy(buf, tok + i + 1, elen);
+        buf[elen] = '\0';
+        if (!str_to_llong(buf[0] == '+' ? buf + 1 : buf, &e)
+            || e > 1000 || e < -1000) {
+            return false;
+        }
+        exp = e;
+    }
+    if (overflow) {
+        return false;
+    }
+
+    /* The value is 0.DIGITS... no: DIGITS * 10^(exp - n_frac). */
+    long long scale = exp - (long long) n_frac;
+    while (n_digits && scale < 0 && digits[n_digits - 1] == '0') {
+        n_digits--;
+        scale++;
+    }
+    if (!n_digits) {
+        /* Zero, however spelled. */
+        if (has_frac || has_exp || negative) {
+            ds_put_char(out, '0');
+            return true;
+        }
+        return false;
+    }
+    bool integral = scale >= 0;
+    size_t int_len = integral ? n_digits + scale : 0;
+    bool fits = false;
+    if (integral && int_len <= 19) {
+        char text[20];
+        memcpy(text, digits, n_digits);
+        memset(text + n_digits, '0', scale);
+        text[int_len] = '\0';
+        const char *limit = negative ? "9223372036854775808"
+                                     : "9223372036854775807";
+        fits = int_len < 19 || strcmp(text, limit) <= 0;
+        if (fits && (has_frac || has_exp)) {
+            if (negative) {
+                ds_put_char(out, '-');
+            }
+            ds_put_cstr(out, text);
+            return true;
+        }
+    }
+    if (!has_frac && !has_exp && !fits) {
+        ds_put_buffer(out, tok, len);
+        ds_put_cstr(out, ".0");
+        return true;
+    }
+    return false;
+}
+
+/* Returns 's' with numbers respelled as needed, or NULL if none needs it.
+ * Caller must free with free(). */
+static char *
+respell_numbers(const char *s, size_t length, size_t *new_length)
+{
+    struct ds out = DS_EMPTY_INITIALIZER;
+    struct ds number = DS_EMPTY_INITIALIZER;
+    bool changed = false;
+    size_t copied = 0;
+    for (size_t i = 0; i < length; ) {
+        char c = s[i];
+        if (c == '"') {
+            for (i++; i < length && s[i] != '"'; i++) {
+                if (s[i] == '\\') {
+                    i++;
+                }
+            }
+            i++;
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            size_t len = number_length(s + i, length - i);
+            ds_clear(&number);
+            if (len && respell_number(s + i, len, &number)) {
+                ds_put_buffer(&out, s + copied, i - copied);
+                ds_put_buffer(&out, number.string, number.length);
+                changed = true;
+                copied = i + len;
+            }
+            i += len ? len : 1;
+        } else {
+            i++;
+        }
+    }
+    ds_destroy(&number);
+    if (!changed) {
+        ds_destroy(&out);
+        return NULL;
+    }
+    ds_put_buffer(&out, s + copied, length - copied);
+    *new_length = out.length;
+    return ds_steal_cstr(&out);
+}
+
 json_t *
 jsonx_from_buffer(const char *s, size_t length, char **errorp)
 {
+    size_t new_length;
+    char *respelled = respell_numbers(s, length, &new_length);
     json_error_t error;
-    json_t *json = json_loadb(s, length, JSON_DECODE_ANY, &error);
-    if (!json && strstr(error.text, "too big")) {
-        /* An integer outside the int64_t range: like Open vSwitch, read
-         * numbers as reals instead (integral reals stay usable where
-         * integers are expected). */
-        json = json_loadb(s, length, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL,
-                          &error);
-    }
+    json_t *json = (respelled
+                    ? json_loadb(respelled, new_length, JSON_DECODE_ANY,
+                                 &error)
+                    : json_loadb(s, length, JSON_DECODE_ANY, &error));
+    free(respelled);
     if (!json) {
         if (errorp) {
             *errorp = xasprintf("line %d, column %d: %s", error.line,

@@ -3,8 +3,10 @@
  *
  * Knows nothing of OVSDB.  Serialization here is deterministic: object
  * members are sorted by name and numbers are printed the way Open vSwitch
- * prints them (integers as integers, reals with enough digits to round-trip,
- * always with a '.' or exponent), so output can be compared byte for byte. */
+ * prints them (integers as integers, reals with "%.15g"), so output can be
+ * compared byte for byte with the reference's.  Parsing reads numbers as
+ * Open vSwitch does: an integral value in int64_t range is an integer
+ * however it is spelled ("1.0", "1e3"), anything else is a real. */
 #ifndef LIB_JSON_UTIL_H
 #define LIB_JSON_UTIL_H 1
 
@@ -17,6 +19,11 @@
  * Strings are escaped as Open vSwitch does (only '"', '\\' and control
  * characters; non-ASCII UTF-8 is copied as is). */
 void jsonx_put(struct ds *out, const json_t *json);
+
+/* Same as jsonx_put() but reals get as many digits as they need (up to
+ * 17) to read back exactly: for files, where "%.15g" would change values
+ * (and turn -DBL_MAX into an unreadable -1.79769313486232e+308). */
+void jsonx_put_exact(struct ds *out, const json_t *json);
 
 /* Same as jsonx_put() but "pretty": 'indent' spaces per level (4 in
  * ovsdb-client and ovsdb-tool). */

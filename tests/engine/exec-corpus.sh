@@ -6,10 +6,7 @@
 . "$OVSDB_SRCDIR/tests/e2e/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 
-# Known mismatch: jansson reads 9223372036854775807.0 as the real 2^63,
-# which is out of int64 range; the reference's parser keeps it exact.
-# json-integer-precision: see tests/corpus/known-mismatches.
-known="numbers-and-strings json-integer-precision"
+known=
 
 cases=
 for dir in "$OVSDB_SRCDIR"/tests/data/txn/*/; do

@@ -47,8 +47,29 @@ main(void)
                     "\"f\":15,\"g\":14,\"h\":13,\"i\":12,\"j\":11,"
                     "\"k\":10,\"l\":9,\"m\":8,\"n\":7,\"o\":6,\"p\":5,"
                     "\"q\":4,\"r\":3,\"s\":2,\"t\":1}");
-    /* Integers outside int64_t read as reals, like Open vSwitch. */
+    /* Numbers read as Open vSwitch reads them: integral values in int64_t
+     * range are integers however spelled, others are reals. */
     check_roundtrip("[9223372036854775808,1]", "[9.22337203685478e+18,1]");
+    check_roundtrip("[12345678901234567,-9223372036854775809]",
+                    "[12345678901234567,-9.22337203685478e+18]");
+    check_roundtrip("[9223372036854775807.0,-9223372036854775808.0]",
+                    "[9223372036854775807,-9223372036854775808]");
+    check_roundtrip("[1.0,1e2,1.5e1,-0.0,0e5,100e-2,1e-2,1.5,0.001e3]",
+                    "[1,100,15,0,0,1,0.01,1.5,1]");
+    check_roundtrip("{\"a\":\"1.0 -0.0 9223372036854775808\",\"b\":-0}",
+                    "{\"a\":\"1.0 -0.0 9223372036854775808\",\"b\":0}");
+    json_t *reals = jsonx_from_string("[-1.7976931348623157e308,0.1,"
+                                      "0.30000000000000004]", NULL);
+    struct ds exact = DS_EMPTY_INITIALIZER;
+    jsonx_put_exact(&exact, reals);
+    CHECK_STREQ(ds_cstr(&exact),
+                "[-1.7976931348623157e+308,0.1,0.30000000000000004]");
+    ds_destroy(&exact);
+    json_decref(reals);
+    json_t *type = jsonx_from_string("[1.0,12345678901234567]", NULL);
+    CHECK(json_is_integer(json_array_get(type, 0)));
+    CHECK(json_integer_value(json_array_get(type, 1)) == 12345678901234567LL);
+    json_decref(type);
 
     char *error = NULL;
     CHECK(jsonx_from_string("[1,", &error) == NULL);
