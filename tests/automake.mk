@@ -46,7 +46,8 @@ EXTRA_DIST += tests/storage/lib.sh tests/storage/test.ovsschema \
 	tests/storage/test2.ovsschema tests/storage/tool-reports.sh \
 	tests/storage/cross-read.sh tests/storage/compact.sh \
 	tests/storage/convert.sh tests/storage/corrupt.sh \
-	tests/storage/ref-server-file.sh tests/storage/server-durability.sh
+	tests/storage/ref-server-file.sh tests/storage/server-durability.sh \
+	tests/storage/old-format.sh
 
 
 # (server) tests go below.
