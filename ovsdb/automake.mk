@@ -43,3 +43,10 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/rbac.c ovsdb/rbac.h \
 	ovsdb/remotes.c ovsdb/remotes.h \
 	ovsdb/row-read.c ovsdb/row-read.h
+
+# (client) ovsdb-client modules go below.
+ovsdb_libovsdb_a_SOURCES += \
+	ovsdb/table-format.c ovsdb/table-format.h
+ovsdb_ovsdb_client_SOURCES += \
+	ovsdb/client-monitor.c ovsdb/client-monitor.h \
+	ovsdb/client-rpc.c ovsdb/client-rpc.h
