@@ -61,97 +61,11 @@ arg_or(int argc, char *argv[], int i, char *(*dflt)(void))
     return i < argc ? xstrdup(argv[i]) : dflt();
 }
 
-/* Appends the number token 'tok' ('n' bytes) to 'out', as an integer if
- * its exact value is an integer that fits in int64_t (e.g. "1e3", "2.0",
- * "9223372036854775807.0"), as the reference's JSON parser reads it;
- * otherwise unchanged.  jansson would read "9223372036854775807.0" as the
- * real 2**63, which no integer column accepts.
- *
- * XXX This belongs in lib/json-util (the server reads numbers too); it is
- * here until the engine's parser does it. */
-static void
-put_number(struct ds *out, const char *tok, size_t n)
-{
-    const char *p = tok, *end = tok + n;
-    bool negative = p < end && *p == '-';
-    p += negative;
-    struct ds digits = DS_EMPTY_INITIALIZER;
-    long long exp = 0;
-    bool in_fraction = false;
-    for (; p < end && ((*p >= '0' && *p <= '9') || *p == '.'); p++) {
-        if (*p == '.') {
-            in_fraction = true;
-        } else {
-            ds_put_char(&digits, *p);
-            exp -= in_fraction;
-        }
-    }
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        long long e;
-        char *s = xmemdup0(p + 1, end - p - 1);
-        if (*s == '+' ? str_to_llong(s + 1, &e) : str_to_llong(s, &e)) {
-            exp += MAX(MIN(e, 1000), -1000);
-        } else {
-            exp = LLONG_MIN;
-        }
-        free(s);
-    }
-    /* Strip leading zeros and trailing zeros (into the exponent). */
-    size_t lead = strspn(digits.string ? digits.string : "", "0");
-    while (digits.length > lead && digits.string[digits.length - 1] == '0') {
-        digits.length--;
-        exp++;
-    }
-    size_t n_sig = digits.length - lead;
-    bool integral = exp != LLONG_MIN && (n_sig == 0 || exp >= 0);
-    if ((p < end && p[0] != 'e' && p[0] != 'E') || !integral
-        || (n_sig && n_sig + exp > 19)) {
-        ds_put_buffer(out, tok, n);
-    } else if (!n_sig) {
-        ds_put_char(out, '0');
-    } else {
-        struct ds v = DS_EMPTY_INITIALIZER;
-        ds_put_cstr(&v, negative ? "-" : "");
-        ds_put_buffer(&v, digits.string + lead, n_sig);
-        ds_put_char_multiple(&v, '0', exp);
-        long long x;
-        if (str_to_llong(ds_cstr(&v), &x)) {
-            ds_put_buffer(out, v.string, v.length);
-        } else {
-            ds_put_buffer(out, tok, n);
-        }
-        ds_destroy(&v);
-    }
-    ds_destroy(&digits);
-}
-
 static json_t *
 parse_json(const char *s)
 {
-    /* Rewrite number tokens (outside strings) with put_number(). */
-    struct ds text = DS_EMPTY_INITIALIZER;
-    bool in_string = false;
-    for (const char *p = s; *p;) {
-        if (in_string) {
-            if (*p == '\\' && p[1]) {
-                ds_put_buffer(&text, p, 2);
-                p += 2;
-                continue;
-            }
-            in_string = *p != '"';
-            ds_put_char(&text, *p++);
-        } else if (*p == '-' || (*p >= '0' && *p <= '9')) {
-            size_t n = strspn(p, "-+0123456789.eE");
-            put_number(&text, p, n);
-            p += n;
-        } else {
-            in_string = *p == '"';
-            ds_put_char(&text, *p++);
-        }
-    }
     char *msg;
-    json_t *json = jsonx_from_string(ds_cstr(&text), &msg);
-    ds_destroy(&text);
+    json_t *json = jsonx_from_string(s, &msg);
     if (!json) {
         ovs_fatal(0, "%s", msg);
     }
