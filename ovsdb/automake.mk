@@ -48,5 +48,6 @@ ovsdb_libovsdb_a_SOURCES += \
 ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/table-format.c ovsdb/table-format.h
 ovsdb_ovsdb_client_SOURCES += \
+	ovsdb/client-backup.c ovsdb/client-backup.h \
 	ovsdb/client-monitor.c ovsdb/client-monitor.h \
 	ovsdb/client-rpc.c ovsdb/client-rpc.h

@@ -31,6 +31,7 @@
 #include "lib/unixctl.h"
 #include "lib/util.h"
 #include "lib/vlog.h"
+#include "ovsdb/client-backup.h"
 #include "ovsdb/client-monitor.h"
 #include "ovsdb/client-rpc.h"
 #include "ovsdb/error.h"
@@ -921,6 +922,18 @@ do_needs_conversion(struct context *ctx)
 }
 
 static void
+do_backup(struct context *ctx)
+{
+    client_backup(context_rpc(ctx), ctx->database);
+}
+
+static void
+do_restore(struct context *ctx)
+{
+    client_restore(context_rpc(ctx), ctx->database, force);
+}
+
+static void
 do_help(struct context *ctx OVS_UNUSED)
 {
     usage();
@@ -942,6 +955,8 @@ static const struct command commands[] = {
     {"convert", NEED_RPC, 1, 1, do_convert},
     {"needs-conversion", NEED_RPC, 1, 1, do_needs_conversion},
     {"dump", NEED_DATABASE, 0, INT_MAX, do_dump},
+    {"backup", NEED_DATABASE, 0, 0, do_backup},
+    {"restore", NEED_DATABASE, 0, 0, do_restore},
     {"lock", NEED_RPC, 1, 1, do_lock},
     {"steal", NEED_RPC, 1, 1, do_steal},
     {"unlock", NEED_RPC, 1, 1, do_unlock},

@@ -58,7 +58,7 @@ EXTRA_DIST += tests/server/rpc.py
 # (client) tests go below.
 EXTRA_DIST += tests/client/lib.sh tests/client/commands.sh \
 	tests/client/monitor.sh tests/client/lock.sh \
-	tests/client/ref-server.sh
+	tests/client/ref-server.sh tests/client/backup.sh
 
 # (security) TLS, RBAC and remotes tests go below.
 check_PROGRAMS += tests/security/ssl-tool tests/unit/test-rbac \
