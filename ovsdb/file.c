@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "lib/allocator.h"
+#include "lib/ds.h"
+#include "lib/json-util.h"
 #include "lib/timeval.h"
 #include "lib/uuid.h"
 #include "ovsdb/datum.h"
@@ -167,29 +169,48 @@ row_to_json(const struct ovsdb_row *row)
     return obj;
 }
 
-json_t *
-ovsdb_file_snapshot(const struct ovsdb *db, const char *comment)
+/* Appends 's' as a JSON string to 'out'. */
+static void
+put_string(struct ds *out, const char *s)
 {
-    json_t *rec = json_object();
+    json_t *j = json_string(s);
+    jsonx_put(out, j);
+    json_decref(j);
+}
+
+void
+ovsdb_file_put_snapshot(struct ds *out, const struct ovsdb *db,
+                        const char *comment)
+{
+    /* Streamed row by row: a json_t of the whole database would cost
+     * several times its serialized size in memory. */
+    ds_put_char(out, '{');
     for (size_t i = 0; i < ovsdb_n_tables(db); i++) {
         const struct ovsdb_table *t = ovsdb_get_table_by_index(db, i);
         if (!ovsdb_table_n_rows(t)) {
             continue;
         }
-        json_t *rows = json_object();
+        put_string(out, t->schema->name);
+        ds_put_cstr(out, ":{");
         const struct ovsdb_row *row;
+        bool first = true;
         OVSDB_TABLE_FOR_EACH_ROW (row, t) {
             char uuid[UUID_LEN + 1];
             uuid_to_string(ovsdb_row_get_uuid(row), uuid);
-            json_object_set_new(rows, uuid, row_to_json(row));
+            ds_put_format(out, "%s\"%s\":", first ? "" : ",", uuid);
+            json_t *cols = row_to_json(row);
+            jsonx_put(out, cols);
+            json_decref(cols);
+            first = false;
         }
-        json_object_set_new(rec, t->schema->name, rows);
+        ds_put_cstr(out, "},");
     }
-    json_object_set_new(rec, "_date", json_integer(time_wall_msec()));
     if (comment) {
-        json_object_set_new(rec, "_comment", json_string(comment));
+        ds_put_cstr(out, "\"_comment\":");
+        put_string(out, comment);
+        ds_put_char(out, ',');
     }
-    return rec;
+    ds_put_format(out, "\"_date\":%lld}", time_wall_msec());
 }
 
 struct ovsdb_error *
@@ -200,9 +221,10 @@ ovsdb_file_write_snapshot(struct ovsdb_log *log, const struct ovsdb *db,
     struct ovsdb_error *error = ovsdb_log_write(log, schema);
     json_decref(schema);
     if (!error) {
-        json_t *snap = ovsdb_file_snapshot(db, comment);
-        error = ovsdb_log_write(log, snap);
-        json_decref(snap);
+        struct ds snap = DS_EMPTY_INITIALIZER;
+        ovsdb_file_put_snapshot(&snap, db, comment);
+        error = ovsdb_log_write_text(log, snap.string, snap.length);
+        ds_destroy(&snap);
     }
     return error;
 }

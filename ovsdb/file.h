@@ -19,6 +19,7 @@
 #include <jansson.h>
 #include "lib/util.h"
 
+struct ds;
 struct ovsdb;
 struct ovsdb_error;
 struct ovsdb_log;
@@ -73,9 +74,11 @@ struct ovsdb_error *ovsdb_file_replay_record(struct ovsdb *db,
  * "_is_diff": true added.  New reference. */
 json_t *ovsdb_file_txn_record(const json_t *changes, const char *comment);
 
-/* Returns a record that holds every row of 'db' (a non-diff record), with
- * "_date" and "_comment" when 'comment' is nonnull.  New reference. */
-json_t *ovsdb_file_snapshot(const struct ovsdb *db, const char *comment);
+/* Appends to 'out' the JSON text of a record that holds every row of 'db'
+ * (a non-diff record), with "_date" and "_comment" when 'comment' is
+ * nonnull. */
+void ovsdb_file_put_snapshot(struct ds *out, const struct ovsdb *db,
+                             const char *comment);
 
 /* Writes a complete compacted copy of 'db' (schema record, then snapshot)
  * to 'log' (an empty log being written, e.g. from

@@ -679,23 +679,41 @@ ovsdb_log_read(struct ovsdb_log *log, json_t **jsonp)
 /* ---------------------------------------------------------------------
  * Writing. */
 
+/* Returns a new record (header, 'text', newline) in '*sizep' bytes; caller
+ * must free with free(). */
+static char *
+format_text(const char *text, size_t size, size_t *sizep)
+{
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int md_len = 0;
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    EVP_DigestInit_ex(ctx, EVP_sha1(), NULL);
+    EVP_DigestUpdate(ctx, text, size);
+    EVP_DigestUpdate(ctx, "\n", 1);
+    EVP_DigestFinal_ex(ctx, md, &md_len);
+    EVP_MD_CTX_free(ctx);
+
+    struct ds rec = DS_EMPTY_INITIALIZER;
+    ds_reserve(&rec, size + 96);
+    ds_put_format(&rec, MAGIC " %zu ", size + 1);
+    for (unsigned int i = 0; i < md_len; i++) {
+        ds_put_format(&rec, "%02x", md[i]);
+    }
+    ds_put_char(&rec, '\n');
+    ds_put_buffer(&rec, text, size);
+    ds_put_char(&rec, '\n');
+    *sizep = rec.length;
+    return ds_steal_cstr(&rec);
+}
+
 char *
 ovsdb_log_format_record(const json_t *json, size_t *sizep)
 {
     struct ds body = DS_EMPTY_INITIALIZER;
     jsonx_put(&body, json);
-    ds_put_char(&body, '\n');
-
-    char sha1[SHA1_HEX_LEN + 1];
-    sha1_hex(body.string, body.length, sha1);
-
-    struct ds rec = DS_EMPTY_INITIALIZER;
-    ds_reserve(&rec, body.length + 64);
-    ds_put_format(&rec, MAGIC " %zu %s\n", body.length, sha1);
-    ds_put_buffer(&rec, body.string, body.length);
+    char *rec = format_text(ds_cstr(&body), body.length, sizep);
     ds_destroy(&body);
-    *sizep = rec.length;
-    return ds_steal_cstr(&rec);
+    return rec;
 }
 
 static struct ovsdb_error *
@@ -772,6 +790,16 @@ ovsdb_log_write(struct ovsdb_log *log, const json_t *json)
     size_t size;
     char *rec = ovsdb_log_format_record(json, &size);
     struct ovsdb_error *error = write_buffer(log, rec, size);
+    free(rec);
+    return error;
+}
+
+struct ovsdb_error *
+ovsdb_log_write_text(struct ovsdb_log *log, const char *text, size_t size)
+{
+    size_t rec_size;
+    char *rec = format_text(text, size, &rec_size);
+    struct ovsdb_error *error = write_buffer(log, rec, rec_size);
     free(rec);
     return error;
 }

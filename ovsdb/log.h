@@ -72,6 +72,12 @@ struct ovsdb_error *ovsdb_log_read(struct ovsdb_log *, json_t **jsonp)
 struct ovsdb_error *ovsdb_log_write(struct ovsdb_log *, const json_t *json)
     WARN_UNUSED_RESULT;
 
+/* Same as ovsdb_log_write() for JSON already serialized: 'text' is 'size'
+ * bytes of one JSON value (borrowed), without the final newline.  For
+ * writers that stream a big value instead of building a json_t. */
+struct ovsdb_error *ovsdb_log_write_text(struct ovsdb_log *, const char *text,
+                                         size_t size) WARN_UNUSED_RESULT;
+
 /* Fsyncs everything written so far.  On error the file's state is unknown
  * (Linux may have dropped the dirty pages), so the log becomes broken: it
  * refuses writes until it is replaced by ovsdb_log_replace_*(). */

@@ -120,6 +120,19 @@ test_format(void)
     CHECK_STREQ(rec, "OVSDB JSON 8 8a3d961f7fe8ef7b41d461059884a9461be85059"
                      "\n{\"a\":1}\n");
     CHECK(size == strlen(rec));
+
+    /* ovsdb_log_write_text() writes the same bytes. */
+    char *name = path("text.db");
+    struct ovsdb_log *log;
+    CHECK(is_ok(ovsdb_log_open(name, OVSDB_LOG_CREATE_EXCL, &log)));
+    CHECK(is_ok(ovsdb_log_write_text(log, "{\"a\":1}", 7)));
+    ovsdb_log_close(log);
+    FILE *f = fopen(name, "rb");
+    char buf[128] = "";
+    CHECK(fread(buf, 1, sizeof buf - 1, f) == size);
+    fclose(f);
+    CHECK_STREQ(buf, rec);
+    free(name);
     free(rec);
     json_decref(j);
 }
