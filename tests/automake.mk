@@ -56,6 +56,8 @@ tests_unit_test_lock_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/server/rpc.py
 
 # (client) tests go below.
+check_PROGRAMS += tests/unit/test-table-format
+tests_unit_test_table_format_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/client/lib.sh tests/client/commands.sh \
 	tests/client/monitor.sh tests/client/lock.sh \
 	tests/client/ref-server.sh tests/client/backup.sh
