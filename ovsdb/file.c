@@ -169,6 +169,31 @@ row_to_json(const struct ovsdb_row *row)
     return obj;
 }
 
+json_t *
+ovsdb_file_snapshot(const struct ovsdb *db, const char *comment)
+{
+    json_t *rec = json_object();
+    for (size_t i = 0; i < ovsdb_n_tables(db); i++) {
+        const struct ovsdb_table *t = ovsdb_get_table_by_index(db, i);
+        if (!ovsdb_table_n_rows(t)) {
+            continue;
+        }
+        json_t *rows = json_object();
+        const struct ovsdb_row *row;
+        OVSDB_TABLE_FOR_EACH_ROW (row, t) {
+            char uuid[UUID_LEN + 1];
+            uuid_to_string(ovsdb_row_get_uuid(row), uuid);
+            json_object_set_new(rows, uuid, row_to_json(row));
+        }
+        json_object_set_new(rec, t->schema->name, rows);
+    }
+    json_object_set_new(rec, "_date", json_integer(time_wall_msec()));
+    if (comment) {
+        json_object_set_new(rec, "_comment", json_string(comment));
+    }
+    return rec;
+}
+
 /* Appends 's' as a JSON string to 'out'. */
 static void
 put_string(struct ds *out, const char *s)

@@ -74,9 +74,12 @@ struct ovsdb_error *ovsdb_file_replay_record(struct ovsdb *db,
  * "_is_diff": true added.  New reference. */
 json_t *ovsdb_file_txn_record(const json_t *changes, const char *comment);
 
-/* Appends to 'out' the JSON text of a record that holds every row of 'db'
- * (a non-diff record), with "_date" and "_comment" when 'comment' is
- * nonnull. */
+/* Returns a record that holds every row of 'db' (a non-diff record), with
+ * "_date" and "_comment" when 'comment' is nonnull.  New reference. */
+json_t *ovsdb_file_snapshot(const struct ovsdb *db, const char *comment);
+
+/* Same, appended to 'out' as JSON text, without building a json_t (for big
+ * databases). */
 void ovsdb_file_put_snapshot(struct ds *out, const struct ovsdb *db,
                              const char *comment);
 
