@@ -21,11 +21,12 @@ Usage:
   txncompare.py record --tool TOOL [SERVER-OPTIONS] CASEDIR...
                         (re)write expected.json (expected-server.json)
   txncompare.py check --tool TOOL [SERVER-OPTIONS] [--label L]
-                      [--known FILE] CASEDIR...
+                      [--known FILE [--mode MODE]] CASEDIR...
                         compare the output with the golden file; print a
                         readable diff per mismatch; exit 1 if any, except
-                        in cases FILE lists as known mismatches (which
-                        fail instead if they match: remove them from FILE).
+                        in cases FILE lists as known mismatches for MODE
+                        (default "tool", or "server" with --server), which
+                        fail instead if they match: remove them from FILE.
   txncompare.py show --tool TOOL [SERVER-OPTIONS] CASEDIR
                         print the masked output
   txncompare.py selftest
@@ -714,18 +715,19 @@ def selftest():
     return failed
 
 
-def load_known(path, server):
-    """Reads the known-mismatches file: lines "CASE MODE REASON..." where
-    MODE is "tool", "server" or "all"; "#" starts a comment.  Returns
-    {case: reason} for the cases known to mismatch in this mode."""
+def load_known(path, mode):
+    """Reads the known-mismatches file: lines "CASE MODES REASON..." where
+    MODES is "all" or a comma-separated list of runner modes ("tool",
+    "server", "engine", ...); "#" starts a comment.  Returns {case:
+    reason} for the cases known to mismatch in 'mode'."""
     known = {}
     with open(path, encoding='utf-8') as f:
         for line in f:
             line = line.split('#', 1)[0].strip()
             if not line:
                 continue
-            case, mode, reason = (line.split(None, 2) + [''])[:3]
-            if mode == 'all' or mode == ('server' if server else 'tool'):
+            case, modes, reason = (line.split(None, 2) + ['', ''])[:3]
+            if modes == 'all' or mode in modes.split(','):
                 known[case] = reason or 'known'
     return known
 
@@ -738,7 +740,7 @@ def main(argv):
         return 2
     cmd = argv[1]
     args = argv[2:]
-    tool = server = known_path = None
+    tool = server = known_path = mode = None
     remote = 'unix'
     label = 'ours'
     cases = []
@@ -754,6 +756,8 @@ def main(argv):
             label = args.pop(0)
         elif a == '--known':
             known_path = args.pop(0)
+        elif a == '--mode':
+            mode = args.pop(0)
         else:
             cases.append(a.rstrip('/'))
     if not tool or not cases or remote not in ('unix', 'tcp', 'ssl'):
@@ -763,7 +767,9 @@ def main(argv):
     if server:
         label += ' server over %s' % remote
 
-    known = load_known(known_path, server) if known_path else {}
+    if mode is None:
+        mode = 'server' if server else 'tool'
+    known = load_known(known_path, mode) if known_path else {}
     passed = failed = n_txns = 0
     known_seen = []
     for casedir in cases:
