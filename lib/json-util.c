@@ -548,7 +548,7 @@ json_t *
 jsonx_tagged_new(const char *tag, json_t *value)
 {
     json_t *array = json_array();
-    json_array_append_new(array, json_string(tag));
+    json_array_append_new(array, json_string_nocheck(tag));
     json_array_append_new(array, value);
     return array;
 }

@@ -143,8 +143,33 @@ uuid_from_string(struct uuid *uuid, const char *s)
     return uuid_from_string_prefix(uuid, s, strlen(s));
 }
 
+/* Writes the 8 hex digits of 'x' (the low 'n' of them) to 'p'. */
+static char *
+put_hex(char *p, uint32_t x, int n)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (int i = n - 1; i >= 0; i--) {
+        p[i] = digits[x & 0xf];
+        x >>= 4;
+    }
+    return p + n;
+}
+
 void
 uuid_to_string(const struct uuid *uuid, char buf[UUID_LEN + 1])
 {
-    snprintf(buf, UUID_LEN + 1, UUID_FMT, UUID_ARGS(uuid));
+    /* Same as UUID_FMT, without printf: UUIDs are formatted for every row
+     * of every reply and record. */
+    char *p = buf;
+    p = put_hex(p, uuid->parts[0], 8);
+    *p++ = '-';
+    p = put_hex(p, uuid->parts[1] >> 16, 4);
+    *p++ = '-';
+    p = put_hex(p, uuid->parts[1] & 0xffff, 4);
+    *p++ = '-';
+    p = put_hex(p, uuid->parts[2] >> 16, 4);
+    *p++ = '-';
+    p = put_hex(p, uuid->parts[2] & 0xffff, 4);
+    p = put_hex(p, uuid->parts[3], 8);
+    *p = '\0';
 }

@@ -448,11 +448,11 @@ ovsdb_atom_to_json(const union ovsdb_atom *atom, enum ovsdb_atomic_type type)
     case OVSDB_TYPE_BOOLEAN:
         return json_boolean(atom->boolean);
     case OVSDB_TYPE_STRING:
-        return json_stringn(atom->s->string, atom->s->length);
+        return json_stringn_nocheck(atom->s->string, atom->s->length);
     case OVSDB_TYPE_UUID: {
         char s[UUID_LEN + 1];
         uuid_to_string(&atom->uuid, s);
-        return jsonx_tagged_new("uuid", json_string(s));
+        return jsonx_tagged_new("uuid", json_string_nocheck(s));
     }
     case OVSDB_TYPE_VOID:
     case OVSDB_N_TYPES:
@@ -463,10 +463,24 @@ ovsdb_atom_to_json(const union ovsdb_atom *atom, enum ovsdb_atomic_type type)
 
 /* Datums. */
 
+/* Frees the arrays of 'd' (not the atoms) and makes it empty. */
+static void
+free_arrays(struct ovsdb_datum *d)
+{
+    if (!d->keys_inline) {
+        free(d->keys);
+    }
+    free(d->values);
+    d->keys = d->values = NULL;
+    d->keys_inline = false;
+    d->n = 0;
+}
+
 void
 ovsdb_datum_init_empty(struct ovsdb_datum *datum)
 {
     datum->n = 0;
+    datum->keys_inline = false;
     datum->keys = NULL;
     datum->values = NULL;
 }
@@ -475,6 +489,7 @@ static void
 datum_alloc(struct ovsdb_datum *datum, unsigned int n, bool is_map)
 {
     datum->n = n;
+    datum->keys_inline = false;
     datum->keys = n ? xmalloc(n * sizeof *datum->keys) : NULL;
     datum->values = n && is_map ? xmalloc(n * sizeof *datum->values) : NULL;
 }
@@ -557,10 +572,57 @@ ovsdb_datum_destroy(struct ovsdb_datum *datum, const struct ovsdb_type *type)
     if (datum->values) {
         destroy_atoms(datum->values, datum->n, type->value.type);
     }
-    free(datum->keys);
-    free(datum->values);
-    datum->keys = datum->values = NULL;
-    datum->n = 0;
+    free_arrays(datum);
+}
+
+void
+ovsdb_datum_replace(struct ovsdb_datum *dst, const struct ovsdb_datum *src,
+                    const struct ovsdb_type *type)
+{
+    if (dst->keys_inline && src->n == 1 && !src->values) {
+        union ovsdb_atom atom;
+        ovsdb_atom_clone(&atom, &src->keys[0], type->key.type);
+        destroy_atoms(dst->keys, dst->n, type->key.type);
+        dst->keys[0] = atom;
+        dst->n = 1;
+        return;
+    }
+    struct ovsdb_datum copy;
+    ovsdb_datum_clone(&copy, src, type);
+    ovsdb_datum_destroy(dst, type);
+    *dst = copy;
+}
+
+void
+ovsdb_datum_move(struct ovsdb_datum *dst, struct ovsdb_datum *src,
+                 const struct ovsdb_type *type)
+{
+    if (src->keys_inline) {
+        ovsdb_datum_replace(dst, src, type);
+        ovsdb_datum_destroy(src, type);
+    } else if (dst->keys_inline && src->n == 1 && !src->values) {
+        destroy_atoms(dst->keys, dst->n, type->key.type);
+        dst->keys[0] = src->keys[0];      /* Takes the string reference. */
+        dst->n = 1;
+        free_arrays(src);
+    } else {
+        ovsdb_datum_destroy(dst, type);
+        *dst = *src;
+        ovsdb_datum_init_empty(src);
+    }
+}
+
+void
+ovsdb_datum_clone_inline(struct ovsdb_datum *dst,
+                         const struct ovsdb_datum *src,
+                         union ovsdb_atom *slot,
+                         const struct ovsdb_type *type)
+{
+    dst->n = 1;
+    dst->keys_inline = true;
+    dst->keys = slot;
+    dst->values = NULL;
+    ovsdb_atom_clone(slot, &src->keys[0], type->key.type);
 }
 
 void
@@ -724,8 +786,7 @@ datum_from_json(struct ovsdb_datum *datum, const struct ovsdb_type *type,
                                                      &type->key, json,
                                                      symtab);
     if (error) {
-        free(datum->keys);
-        ovsdb_datum_init_empty(datum);
+        free_arrays(datum);
     }
     return error;
 }
@@ -965,8 +1026,7 @@ merge_into(struct ovsdb_datum *a, const struct ovsdb_datum *b,
         }
         k++;
     }
-    free(a->keys);
-    free(a->values);
+    free_arrays(a);
     *a = out;
 }
 
@@ -1005,9 +1065,7 @@ drop_elements(struct ovsdb_datum *a, const bool *drop,
     }
     a->n = k;
     if (!k) {
-        free(a->keys);
-        free(a->values);
-        a->keys = a->values = NULL;
+        free_arrays(a);
     }
 }
 
@@ -1060,7 +1118,15 @@ ovsdb_datum_put(struct ovsdb_datum *datum, const union ovsdb_atom *key,
                                       type->key.type) < 0) {
         pos++;
     }
-    datum->keys = xrealloc(datum->keys, (datum->n + 1) * sizeof *datum->keys);
+    if (datum->keys_inline) {
+        union ovsdb_atom *keys = xmalloc((datum->n + 1) * sizeof *keys);
+        memcpy(keys, datum->keys, datum->n * sizeof *keys);
+        datum->keys = keys;
+        datum->keys_inline = false;
+    } else {
+        datum->keys = xrealloc(datum->keys,
+                               (datum->n + 1) * sizeof *datum->keys);
+    }
     memmove(&datum->keys[pos + 1], &datum->keys[pos],
             (datum->n - pos) * sizeof *datum->keys);
     ovsdb_atom_clone(&datum->keys[pos], key, type->key.type);
@@ -1088,9 +1154,7 @@ ovsdb_datum_remove(struct ovsdb_datum *datum, unsigned int idx,
     }
     datum->n--;
     if (!datum->n) {
-        free(datum->keys);
-        free(datum->values);
-        datum->keys = datum->values = NULL;
+        free_arrays(datum);
     }
 }
 
@@ -1136,9 +1200,7 @@ ovsdb_datum_diff(struct ovsdb_datum *diff, const struct ovsdb_datum *old,
     }
     diff->n = k;
     if (!k) {
-        free(diff->keys);
-        free(diff->values);
-        diff->keys = diff->values = NULL;
+        free_arrays(diff);
     }
 }
 
@@ -1184,9 +1246,7 @@ ovsdb_datum_apply_diff(struct ovsdb_datum *new, const struct ovsdb_datum *old,
     }
     new->n = k;
     if (!k) {
-        free(new->keys);
-        free(new->values);
-        new->keys = new->values = NULL;
+        free_arrays(new);
     }
     struct ovsdb_error *error = ovsdb_datum_check_size(new, type);
     if (error) {

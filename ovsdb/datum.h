@@ -96,11 +96,17 @@ void ovsdb_atom_to_string(const union ovsdb_atom *, enum ovsdb_atomic_type,
 
 struct ovsdb_datum {
     unsigned int n;             /* Number of elements. */
+    bool keys_inline;           /* Internal: 'keys' is one atom stored in
+                                 * the row itself (see row.h), not freed
+                                 * separately.  Datum functions keep it
+                                 * right; code that assigns 'keys' by hand
+                                 * must leave it false. */
     union ovsdb_atom *keys;     /* 'n' keys, sorted; NULL if n == 0. */
     union ovsdb_atom *values;   /* 'n' values for a map, otherwise NULL. */
 };
 
-#define OVSDB_DATUM_EMPTY_INITIALIZER { 0, NULL, NULL }
+#define OVSDB_DATUM_EMPTY_INITIALIZER                                        \
+    { .n = 0, .keys_inline = false, .keys = NULL, .values = NULL }
 
 /* Initialization and lifecycle. */
 void ovsdb_datum_init_empty(struct ovsdb_datum *);
@@ -117,6 +123,22 @@ void ovsdb_datum_clone(struct ovsdb_datum *dst, const struct ovsdb_datum *src,
                        const struct ovsdb_type *);
 void ovsdb_datum_destroy(struct ovsdb_datum *, const struct ovsdb_type *);
 void ovsdb_datum_swap(struct ovsdb_datum *, struct ovsdb_datum *);
+/* Replaces the value of 'dst' (initialized) by a copy of 'src', reusing
+ * the storage of 'dst' when it can (e.g. a scalar stored in a row). */
+void ovsdb_datum_replace(struct ovsdb_datum *dst,
+                         const struct ovsdb_datum *src,
+                         const struct ovsdb_type *);
+/* Moves the value of 'src' into 'dst' (both initialized), destroying the
+ * old value of 'dst' and leaving 'src' empty.  Reuses the storage of 'dst'
+ * when it can. */
+void ovsdb_datum_move(struct ovsdb_datum *dst, struct ovsdb_datum *src,
+                      const struct ovsdb_type *);
+/* Initializes 'dst' as a copy of 'src' whose one key (src->n must be 1,
+ * without values) is stored in 'slot'.  For rows. */
+void ovsdb_datum_clone_inline(struct ovsdb_datum *dst,
+                              const struct ovsdb_datum *src,
+                              union ovsdb_atom *slot,
+                              const struct ovsdb_type *);
 
 /* JSON.  from_json checks types, sortedness/duplicates (a duplicate key in
  * a set or map is a "syntax error" naming it, as the reference), element

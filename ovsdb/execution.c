@@ -330,10 +330,9 @@ execute_update(struct execution *x, struct ovsdb_parser *p, json_t *result)
             struct ovsdb_row *new = ovsdb_txn_row_modify(x->txn, old);
             for (size_t j = 0; j < columns.n_columns; j++) {
                 const struct ovsdb_column *column = columns.columns[j];
-                struct ovsdb_datum *d = &new->fields[column->index];
-                ovsdb_datum_destroy(d, &column->type);
-                ovsdb_datum_clone(d, &row->fields[column->index],
-                                  &column->type);
+                ovsdb_datum_replace(&new->fields[column->index],
+                                    &row->fields[column->index],
+                                    &column->type);
             }
         }
         if (!error) {

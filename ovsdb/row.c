@@ -9,24 +9,50 @@
 #include "ovsdb/error.h"
 #include "ovsdb/table.h"
 
+/* A row is one block: the header, 'n_columns' datums, 'n_indexes' index
+ * nodes, then one atom per column with an inline slot (a column that holds
+ * at most one key and no value), where the datum keeps its key while it
+ * has exactly one: no separate allocation for most columns. */
 static size_t
-row_size(const struct ovsdb_table_schema *ts, size_t n_indexes)
+row_size(const struct ovsdb_table_schema *ts)
 {
     return (sizeof(struct ovsdb_row)
             + ts->n_columns * sizeof(struct ovsdb_datum)
-            + n_indexes * sizeof(struct hmap_node));
+            + ts->n_indexes * sizeof(struct hmap_node)
+            + ts->n_inline * sizeof(union ovsdb_atom));
+}
+
+static union ovsdb_atom *
+inline_slot(const struct ovsdb_row *row, const struct ovsdb_column *column)
+{
+    const struct ovsdb_table_schema *ts = row->table->schema;
+    union ovsdb_atom *slots = (union ovsdb_atom *) (void *)
+        ((char *) &row->fields[ts->n_columns]
+         + ts->n_indexes * sizeof(struct hmap_node));
+    return &slots[column->inline_slot];
 }
 
 struct ovsdb_row *
 ovsdb_row_create(const struct ovsdb_table *table)
 {
     const struct ovsdb_table_schema *ts = table->schema;
-    struct ovsdb_row *row = xmalloc(row_size(ts, ts->n_indexes));
+    struct ovsdb_row *row = xmalloc(row_size(ts));
     row->table = (struct ovsdb_table *) table;
     row->txn_row = NULL;
     row->n_refs = 0;
     for (size_t i = 0; i < ts->n_columns; i++) {
-        ovsdb_datum_init_default(&row->fields[i], &ts->columns[i]->type);
+        const struct ovsdb_column *column = ts->columns[i];
+        struct ovsdb_datum *d = &row->fields[i];
+        if (column->inline_slot >= 0 && column->type.n_min == 1) {
+            union ovsdb_atom *slot = inline_slot(row, column);
+            ovsdb_atom_init_default(slot, column->type.key.type);
+            d->n = 1;
+            d->keys_inline = true;
+            d->keys = slot;
+            d->values = NULL;
+        } else {
+            ovsdb_datum_init_default(d, &column->type);
+        }
     }
     return row;
 }
@@ -35,13 +61,20 @@ struct ovsdb_row *
 ovsdb_row_clone(const struct ovsdb_row *old)
 {
     const struct ovsdb_table_schema *ts = old->table->schema;
-    struct ovsdb_row *row = xmalloc(row_size(ts, ts->n_indexes));
+    struct ovsdb_row *row = xmalloc(row_size(ts));
     row->table = old->table;
     row->txn_row = NULL;
     row->n_refs = old->n_refs;
     for (size_t i = 0; i < ts->n_columns; i++) {
-        ovsdb_datum_clone(&row->fields[i], &old->fields[i],
-                          &ts->columns[i]->type);
+        const struct ovsdb_column *column = ts->columns[i];
+        const struct ovsdb_datum *src = &old->fields[i];
+        if (column->inline_slot >= 0 && src->n == 1) {
+            ovsdb_datum_clone_inline(&row->fields[i], src,
+                                     inline_slot(row, column),
+                                     &column->type);
+        } else {
+            ovsdb_datum_clone(&row->fields[i], src, &column->type);
+        }
     }
     return row;
 }
@@ -141,8 +174,8 @@ ovsdb_row_from_json(struct ovsdb_row *row, const json_t *json,
         if (error) {
             return error;
         }
-        ovsdb_datum_swap(&row->fields[column->index], &datum);
-        ovsdb_datum_destroy(&datum, &column->type);
+        ovsdb_datum_move(&row->fields[column->index], &datum,
+                         &column->type);
         if (columns && !ovsdb_column_set_contains(columns, column->index)) {
             ovsdb_column_set_add(columns, column);
         }
@@ -157,9 +190,9 @@ ovsdb_row_to_json(const struct ovsdb_row *row,
     json_t *json = json_object();
     for (size_t i = 0; i < columns->n_columns; i++) {
         const struct ovsdb_column *column = columns->columns[i];
-        json_object_set_new(json, column->name,
-                            ovsdb_datum_to_json(&row->fields[column->index],
-                                                &column->type));
+        json_object_set_new_nocheck(
+            json, column->name,
+            ovsdb_datum_to_json(&row->fields[column->index], &column->type));
     }
     return json;
 }
@@ -168,10 +201,15 @@ size_t
 ovsdb_row_memory(const struct ovsdb_row *row)
 {
     const struct ovsdb_table_schema *ts = row->table->schema;
-    size_t size = row_size(ts, ts->n_indexes);
+    size_t size = row_size(ts);
     for (size_t i = 0; i < ts->n_columns; i++) {
         const struct ovsdb_datum *d = &row->fields[i];
-        size += d->n * sizeof *d->keys * (d->values ? 2 : 1);
+        if (!d->keys_inline) {
+            size += d->n * sizeof *d->keys;
+        }
+        if (d->values) {
+            size += d->n * sizeof *d->values;
+        }
     }
     return size;
 }

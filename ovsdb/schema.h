@@ -37,6 +37,8 @@ struct ovsdb_column {
     bool is_mutable;            /* False for "mutable": false and _uuid. */
     bool is_persistent;         /* False for "ephemeral": true columns. */
     struct ovsdb_type type;
+    int inline_slot;            /* Internal (row.c): index of the atom a
+                                 * row stores a single key in, or -1. */
 };
 
 /* An index: a set of columns whose values are unique across rows. */
@@ -60,6 +62,8 @@ struct ovsdb_table_schema {
 
     struct ovsdb_index_schema *indexes;
     size_t n_indexes;
+
+    size_t n_inline;            /* Internal: columns with an inline_slot. */
 };
 
 struct ovsdb_schema {

@@ -623,7 +623,8 @@ index_conflict(const struct ovsdb_table *table, size_t idx,
         }
         ovsdb_datum_to_string(&a->fields[column->index], &column->type, &s);
     }
-    ds_put_format(&s, ") for index on column%s ", is->n_columns > 1 ? "s" : "");
+    ds_put_format(&s, ") for index on column%s ",
+                  is->n_columns > 1 ? "s" : "");
     for (size_t j = 0; j < is->n_columns; j++) {
         if (j) {
             ds_put_cstr(&s, ", ");
@@ -759,21 +760,21 @@ row_to_json(const struct ovsdb_txn_row *tr)
         }
         if (!tr->old) {
             if (!ovsdb_datum_is_default(d, &column->type)) {
-                json_object_set_new(json, column->name,
-                                    ovsdb_datum_to_json(d, &column->type));
+                json_object_set_new_nocheck(
+                    json, column->name, ovsdb_datum_to_json(d, &column->type));
             }
         } else if (bitmap_is_set(tr->changed, i)) {
             if (ovsdb_type_is_composite(&column->type)) {
                 struct ovsdb_datum diff;
                 ovsdb_datum_diff(&diff, &tr->old->fields[i], d,
                                  &column->type);
-                json_object_set_new(json, column->name,
-                                    ovsdb_datum_to_json(&diff,
-                                                        &column->type));
+                json_object_set_new_nocheck(
+                    json, column->name,
+                    ovsdb_datum_to_json(&diff, &column->type));
                 ovsdb_datum_destroy(&diff, &column->type);
             } else {
-                json_object_set_new(json, column->name,
-                                    ovsdb_datum_to_json(d, &column->type));
+                json_object_set_new_nocheck(
+                    json, column->name, ovsdb_datum_to_json(d, &column->type));
             }
         }
     }
@@ -803,14 +804,15 @@ ovsdb_txn_to_json(const struct ovsdb_txn *txn)
                 }
                 char uuid[UUID_LEN + 1];
                 uuid_to_string(&tr->uuid, uuid);
-                json_object_set_new(rows, uuid, row);
+                json_object_set_new_nocheck(rows, uuid, row);
             }
         }
         if (rows) {
             if (!json) {
                 json = json_object();
             }
-            json_object_set_new(json, tt->table->schema->name, rows);
+            json_object_set_new_nocheck(json, tt->table->schema->name,
+                                        rows);
         }
     }
     return json;
@@ -971,8 +973,8 @@ replay_row(struct ovsdb_txn *txn, struct ovsdb_table *table,
                                                &diff, &column->type);
                 ovsdb_datum_destroy(&diff, &column->type);
                 if (!error) {
-                    ovsdb_datum_swap(&result, &new->fields[column->index]);
-                    ovsdb_datum_destroy(&result, &column->type);
+                    ovsdb_datum_move(&new->fields[column->index], &result,
+                                     &column->type);
                 }
             }
         } else {
@@ -980,8 +982,8 @@ replay_row(struct ovsdb_txn *txn, struct ovsdb_table *table,
             error = ovsdb_datum_from_json(&datum, &column->type, value,
                                           NULL);
             if (!error) {
-                ovsdb_datum_swap(&datum, &new->fields[column->index]);
-                ovsdb_datum_destroy(&datum, &column->type);
+                ovsdb_datum_move(&new->fields[column->index], &datum,
+                                 &column->type);
             }
         }
         if (error) {

@@ -320,6 +320,38 @@ main(void)
     free(str);
     ovsdb_datum_destroy(&t, &ss);
 
+    /* Datums whose one key lives in caller storage (as rows do). */
+    union ovsdb_atom slot;
+    struct ovsdb_datum one = parse_datum(&ss, "\"one\"");
+    struct ovsdb_datum in;
+    ovsdb_datum_clone_inline(&in, &one, &slot, &ss);
+    CHECK(in.keys == &slot && in.keys_inline);
+    struct ovsdb_datum two = parse_datum(&ss, "[\"set\",[\"a\",\"b\"]]");
+    ovsdb_datum_replace(&in, &two, &ss);          /* Needs the heap. */
+    CHECK(in.keys != &slot && !in.keys_inline && in.n == 2);
+    ovsdb_datum_destroy(&in, &ss);
+    ovsdb_datum_clone_inline(&in, &one, &slot, &ss);
+    struct ovsdb_datum tmp = parse_datum(&ss, "\"x\"");
+    ovsdb_datum_move(&in, &tmp, &ss);             /* Reuses the slot. */
+    CHECK(in.keys == &slot && tmp.n == 0);
+    str = datum_string(&in, &ss);
+    CHECK_STREQ(str, "[x]");
+    free(str);
+    union ovsdb_atom key = { .s = ovsdb_string_create("y", 1) };
+    ovsdb_datum_put(&in, &key, NULL, &ss);        /* Grows to the heap. */
+    CHECK(!in.keys_inline && in.n == 2);
+    ovsdb_string_unref(key.s);
+    ovsdb_datum_destroy(&in, &ss);
+    ovsdb_datum_clone_inline(&in, &one, &slot, &ss);
+    ovsdb_datum_remove(&in, 0, &ss);              /* Empties the slot. */
+    CHECK(in.n == 0 && !in.keys && !in.keys_inline);
+    ovsdb_datum_clone_inline(&in, &one, &slot, &ss);
+    ovsdb_datum_union(&in, &two, &ss);
+    CHECK(!in.keys_inline && in.n == 3);
+    ovsdb_datum_destroy(&in, &ss);
+    ovsdb_datum_destroy(&one, &ss);
+    ovsdb_datum_destroy(&two, &ss);
+
     struct ovsdb_type *types[] = { &i, &r, &b, &u, &ic, &imin, &rmax, &e, &l,
                                    &s12, &ss, &m, &opt };
     for (size_t j = 0; j < ARRAY_SIZE(types); j++) {
