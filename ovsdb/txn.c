@@ -713,6 +713,7 @@ update_versions(struct ovsdb_txn *txn)
             struct uuid version;
             uuid_generate(&version);
             ovsdb_row_set_version(tr->new, &version);
+            bitmap_set1(tr->changed, OVSDB_COL_VERSION);
         }
     }
 }

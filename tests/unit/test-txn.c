@@ -108,6 +108,9 @@ count_change(const struct ovsdb_table *table, const struct ovsdb_row *old,
         log->n_modify++;
         /* _version always changes, _uuid never. */
         CHECK(!bitmap_is_set(changed, OVSDB_COL_UUID));
+        CHECK(bitmap_is_set(changed, OVSDB_COL_VERSION));
+        CHECK(!uuid_equals(ovsdb_row_get_version(old),
+                           ovsdb_row_get_version(new)));
     }
     return true;
 }
@@ -264,6 +267,15 @@ main(void)
             "\"==\",\"a\"]],\"columns\":[\"w\"]}");
     CHECK_STREQ(s, "[{\"rows\":[{\"w\":[\"set\",[]]}]}]");
     free(s);
+
+    /* The observer saw every commit, and no failed one. */
+    CHECK(log.n_modify >= 4);
+    CHECK(log.n_insert >= 3);
+    int n_calls = log.n_calls;
+    s = run(db, "{\"op\":\"delete\",\"table\":\"A\",\"where\":[]},"
+            "{\"op\":\"abort\"}");
+    free(s);
+    CHECK(log.n_calls == n_calls);
 
     /* Record output and replay reproduce the same database. */
     struct ovsdb *db2 = create_db();
