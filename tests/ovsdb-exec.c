@@ -8,6 +8,9 @@
  * each reply on its own line, compact with sorted members, as "ovsdb-tool
  * transact" prints it.
  *
+ * "ovsdb-exec --print-schema SCHEMA" prints the schema as get_schema
+ * returns it (compact, sorted members).
+ *
  * With --db FILE, first replays FILE (one ovsdb_txn_to_json() record per
  * line, as diffs) and appends each committed transaction's record to it:
  * a minimal storage, enough to run a sequence of separate invocations like
@@ -121,6 +124,21 @@ int
 main(int argc, char *argv[])
 {
     set_program_name(argv[0]);
+    if (argc == 3 && !strcmp(argv[1], "--print-schema")) {
+        struct ovsdb_schema *schema;
+        struct ovsdb_error *error = ovsdb_schema_from_file(argv[2], &schema);
+        if (error) {
+            fatal_error(error);
+        }
+        json_t *json = ovsdb_schema_to_json(schema);
+        char *s = jsonx_to_string_sorted(json);
+        puts(s);
+        free(s);
+        json_decref(json);
+        ovsdb_schema_destroy(schema);
+        return 0;
+    }
+
     const char *db_path = NULL;
     int i = 1;
     if (argc > 2 && !strcmp(argv[1], "--db")) {
