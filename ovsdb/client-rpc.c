@@ -49,12 +49,12 @@ client_rpc_open(const char *server)
     if (!pstream_verify_name(server)) {
         stream = accept_one(server);
     } else {
-        int error = stream_open_block(stream_open(server, &stream), -1,
-                                      &stream);
-        if (error == EAFNOSUPPORT) {
-            ovs_fatal(0, "\"%s\": unknown connection method (expected "
-                      "unix:, tcp:, punix: or ptcp:)", server);
-        } else if (error) {
+        int error = stream_verify_name(server);
+        if (error) {
+            ovs_fatal(error, "failed to connect or listen to \"%s\"", server);
+        }
+        error = stream_open_block(stream_open(server, &stream), -1, &stream);
+        if (error) {
             ovs_fatal(error, "failed to connect to \"%s\"", server);
         }
     }

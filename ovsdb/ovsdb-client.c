@@ -28,6 +28,7 @@
 #include "lib/jsonrpc.h"
 #include "lib/poll-loop.h"
 #include "lib/stream.h"
+#include "lib/stream-ssl.h"
 #include "lib/unixctl.h"
 #include "lib/util.h"
 #include "lib/vlog.h"
@@ -139,10 +140,14 @@ usage(void)
            program_name(), program_name(), dirs_rundir());
     printf("\nActive SERVER connection methods:\n"
            "  tcp:HOST:PORT           PORT at remote HOST\n"
+           "  ssl:HOST:PORT           SSL PORT at remote HOST\n"
            "  unix:FILE               Unix domain socket named FILE\n"
            "Passive SERVER connection methods:\n"
            "  ptcp:PORT[:IP]          listen to TCP PORT on IP\n"
-           "  punix:FILE              listen on Unix domain socket FILE\n"
+           "  pssl:PORT[:IP]          listen for SSL on PORT on IP\n"
+           "  punix:FILE              listen on Unix domain socket FILE\n");
+    stream_ssl_usage();
+    printf(
            "\nOutput formatting options:\n"
            "  -f, --format=FORMAT         set output formatting to FORMAT\n"
            "                              (\"table\", \"html\", \"csv\", "
@@ -178,6 +183,7 @@ parse_options(int argc, char *argv[])
         OPT_IGNORED_ARG,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
+        STREAM_SSL_OPTION_ENUMS,
     };
     static const struct option long_options[] = {
         {"format", required_argument, NULL, 'f'},
@@ -195,12 +201,15 @@ parse_options(int argc, char *argv[])
         {"version", no_argument, NULL, 'V'},
         DAEMON_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
+        STREAM_SSL_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     int value;
 
     for (;;) {
-        int c = getopt_long(argc, argv, "f:d:t:hVv::", long_options, NULL);
+        int c = getopt_long(argc, argv,
+                            "f:d:t:hVv::" STREAM_SSL_SHORT_OPTIONS,
+                            long_options, NULL);
         if (c == -1) {
             break;
         }
@@ -258,6 +267,7 @@ parse_options(int argc, char *argv[])
             exit(0);
         DAEMON_OPTION_HANDLERS
         VLOG_OPTION_HANDLERS
+        STREAM_SSL_OPTION_HANDLERS
         case '?':
             exit(1);
         default:

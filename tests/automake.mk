@@ -61,7 +61,8 @@ check_PROGRAMS += tests/unit/test-table-format
 tests_unit_test_table_format_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/client/lib.sh tests/client/commands.sh \
 	tests/client/monitor.sh tests/client/lock.sh \
-	tests/client/ref-server.sh tests/client/backup.sh
+	tests/client/ref-server.sh tests/client/backup.sh \
+	tests/client/remotes.sh
 
 # (security) TLS, RBAC and remotes tests go below.
 check_PROGRAMS += tests/security/ssl-tool tests/unit/test-rbac \

@@ -12,7 +12,8 @@ S=$SOCK
 
 "$REF_OVSDB_CLIENT" transact "$S" '["Refs",
   {"op":"insert","table":"Grandchild","row":{"n":7},"uuid-name":"g"},
-  {"op":"insert","table":"Child","row":{"name":"c1","grandchild":["named-uuid","g"]},
+  {"op":"insert","table":"Child",
+   "row":{"name":"c1","grandchild":["named-uuid","g"]},
    "uuid-name":"c1"},
   {"op":"insert","table":"Child","row":{"name":"c2"},"uuid-name":"c2"},
   {"op":"insert","table":"Target","row":{"name":"t"},"uuid-name":"t"},
@@ -21,7 +22,8 @@ S=$SOCK
      "byname":["map",[["two",["named-uuid","c2"]]]],
      "weak":["named-uuid","t"]}}]' >/dev/null
 "$REF_OVSDB_CLIENT" transact "$S" '["Types",
-  {"op":"insert","table":"T","row":{"i":1,"s":"x y","ssmap":["map",[["k","v"]]]}}]' \
+  {"op":"insert","table":"T",
+   "row":{"i":1,"s":"x y","ssmap":["map",[["k","v"]]]}}]' \
     >/dev/null
 
 # Our snapshot of a database, as the reference dump sees it with the

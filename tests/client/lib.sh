@@ -5,6 +5,8 @@
 #       creates one database per SCHEMA with TOOL_BIN and serves them with
 #       SERVER_BIN on unix:$PWD/NAME.sock; sets $SOCK to that remote.
 #   stop_servers            kills every server started (also at exit).
+#   $CLIENT_TEST_OUR_SERVER overrides which program is "our" server (e.g. a
+#   server built in another worktree).
 #   start_test_server SCHEMA...
 #                           start_server with our server and tool when our
 #                           server serves ($CLIENT_TEST_SERVER=ref forces
@@ -21,7 +23,7 @@
 #   same_sorted NAME CMD... same, but compares sort_blocks of stdout.
 
 OUR_CLIENT=$OVSDB_BUILDDIR/ovsdb/ovsdb-client
-OUR_SERVER=$OVSDB_BUILDDIR/ovsdb/ovsdb-server
+OUR_SERVER=${CLIENT_TEST_OUR_SERVER:-$OVSDB_BUILDDIR/ovsdb/ovsdb-server}
 OUR_TOOL=$OVSDB_BUILDDIR/ovsdb/ovsdb-tool
 SCHEMAS=$OVSDB_SRCDIR/tests/data/schemas
 
@@ -96,9 +98,11 @@ start_test_server() {
 }
 
 mask() {
-    sed -E 's/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/<uuid>/g
-            s/[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}/<time>/g
-            /\|(INFO|WARN|DBG)\|/d' "$@"
+    h='[0-9a-f]'
+    d='[0-9]'
+    sed -E "s/$h{8}-$h{4}-$h{4}-$h{4}-$h{12}/<uuid>/g
+            s/$d{4}-$d{2}-$d{2} $d{2}:$d{2}:$d{2}\.$d{3}/<time>/g
+            /\|(INFO|WARN|DBG)\|/d" "$@"
 }
 
 sort_blocks() {

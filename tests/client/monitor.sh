@@ -1,5 +1,6 @@
-# tests/client/monitor.sh: "monitor" and "monitor-cond" print the same initial contents and updates as the reference
-# ovsdb-client, in several formats, with column groups and !flags.
+# tests/client/monitor.sh: "monitor" and "monitor-cond" print the same
+# initial contents and updates as the reference ovsdb-client, in several
+# formats, with column groups and !flags.
 #
 # Each monitor runs with --detach, which returns once the initial contents
 # are printed; then transactions change the data; the outputs are compared
