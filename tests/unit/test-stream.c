@@ -187,6 +187,7 @@ test_connection(const char *pname, const char *name_fmt, bool expect_probes,
 
     /* Nothing more to read yet, then EOF once the peer closes. */
     char buf[16];
+    memset(buf, 0, sizeof buf);
     CHECK_INTEQ(stream_recv(server, buf, sizeof buf), -EAGAIN);
     stream_close(client);
     ssize_t retval;
