@@ -76,6 +76,16 @@ alive "$pid" && fail "still running after SIGTERM"
 [ ! -e "$CTL" ] || fail "control socket left behind"
 [ ! -e test.pid ] || fail "pidfile left behind"
 
+# Default names: "<rundir>/<program>.pid" and "<rundir>/<program>.<pid>.ctl",
+# which "ovs-appctl -t PROGRAM" finds through the pidfile.
+"$SERVER" serve --pidfile --detach --no-chdir -vconsole:off \
+    || fail "default-name instance"
+dpid=$(cat test-unixctl.pid)
+[ -S "test-unixctl.$dpid.ctl" ] || fail "no test-unixctl.$dpid.ctl"
+out=$("$APPCTL" -t test-unixctl echo by name) || fail "appctl -t by name"
+expect_eq "$out" "by name" "echo by program name"
+"$APPCTL" -t test-unixctl exit || fail "exit by name"
+
 # "exit" through appctl on a fresh instance.
 "$SERVER" serve --unixctl="$CTL" --detach --no-chdir -vconsole:off \
     || fail "restart failed"

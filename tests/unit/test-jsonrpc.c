@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "lib/allocator.h"
@@ -606,6 +607,45 @@ test_probe(void)
     stream_close(c);
 }
 
+/* A session on a passive name listens and serves whoever connects,
+ * answering "echo" requests itself. */
+static void
+test_passive_session(void)
+{
+    char *pname = xasprintf("punix:%s/passive", dir);
+    struct jsonrpc_session *js = jsonrpc_session_open(pname, true);
+    long long deadline = time_msec() + 5000;
+
+    /* Run until listening. */
+    struct stream *c = NULL;
+    while (!c && time_msec() < deadline) {
+        jsonrpc_session_run(js);
+        if (stream_open(pname + 1, &c)) {
+            c = NULL;
+            jsonrpc_session_wait(js);
+            poll_timer_wait(10);
+            poll_block();
+        }
+    }
+    CHECK(c != NULL);
+    CHECK_INTEQ(stream_open_block(0, 5000, &c), 0);
+    session_run_until_connected(js, deadline);
+    CHECK(jsonrpc_session_is_connected(js));
+
+    const char *echo = "{\"id\":\"e1\",\"method\":\"echo\",\"params\":[7]}";
+    send_all(c, echo, strlen(echo));
+    struct ds got = DS_EMPTY_INITIALIZER;
+    read_for(c, &got, js, 300);
+    CHECK_STREQ(ds_cstr(&got), "{\"id\":\"e1\",\"result\":[7],\"error\":null}");
+    ds_destroy(&got);
+
+    stream_close(c);
+    jsonrpc_session_close(js);
+    struct stat st;
+    CHECK(stat(pname + 6, &st) < 0);
+    free(pname);
+}
+
 int
 main(int argc OVS_UNUSED, char *argv[])
 {
@@ -621,6 +661,7 @@ main(int argc OVS_UNUSED, char *argv[])
     test_backlog();
     test_transact_and_session();
     test_probe();
+    test_passive_session();
 
     char *cmd = xasprintf("rm -rf %s", dir);
     CHECK_INTEQ(system(cmd), 0);
