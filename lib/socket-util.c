@@ -3,9 +3,11 @@
 #include "lib/socket-util.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -106,6 +108,47 @@ parse_sockaddr_components(struct sockaddr_storage *ss, const char *host,
     return 0;
 }
 
+/* Resolves host name 'host' (blocking; /etc/hosts answers "localhost" at
+ * once) into '*ss' with 'port'.  Returns 0 or EINVAL. */
+static int
+resolve_host(const char *host, int port, struct sockaddr_storage *ss,
+             const char *s)
+{
+    struct addrinfo hints = { .ai_family = AF_UNSPEC,
+                              .ai_socktype = SOCK_STREAM };
+    struct addrinfo *ai;
+    int retval = getaddrinfo(host, NULL, &hints, &ai);
+    if (retval) {
+        VLOG_WARN_RL(&rl, "%s: could not resolve \"%s\" (%s)", s, host,
+                     gai_strerror(retval));
+        return EINVAL;
+    }
+    memset(ss, 0, sizeof *ss);
+    memcpy(ss, ai->ai_addr, MIN(ai->ai_addrlen, sizeof *ss));
+    if (ss->ss_family == AF_INET) {
+        ((struct sockaddr_in *) ss)->sin_port = htons(port);
+    } else if (ss->ss_family == AF_INET6) {
+        ((struct sockaddr_in6 *) ss)->sin6_port = htons(port);
+    }
+    freeaddrinfo(ai);
+    return 0;
+}
+
+/* Returns true if 'host' could be a DNS name rather than an address. */
+static bool
+is_host_name(const char *host)
+{
+    bool alpha = false;
+    for (const char *p = host; *p; p++) {
+        if (isalpha((unsigned char) *p)) {
+            alpha = true;
+        } else if (!isdigit((unsigned char) *p) && *p != '.' && *p != '-') {
+            return false;
+        }
+    }
+    return alpha;
+}
+
 /* Splits 's' at the front: returns a copy of the host part (brackets
  * removed) and sets '*rest' to what follows it.  A bracketed host must be
  * closed. */
@@ -176,7 +219,8 @@ inet_parse_active(const char *target, int default_port,
         port = default_port;
     }
 
-    int error = parse_sockaddr_components(ss, host, port, target);
+    int error = (is_host_name(host) ? resolve_host(host, port, ss, target)
+                 : parse_sockaddr_components(ss, host, port, target));
     free(host);
     return error;
 }

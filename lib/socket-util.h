@@ -24,6 +24,7 @@ int get_socket_error(int fd);
 int check_connection_completion(int fd);
 
 /* Parses "IP[:PORT]" ("127.0.0.1:6640", "[::1]:6640", "[::1]") into '*ss'.
+ * A host name ("localhost:6640") is resolved, blocking.
  * A missing port is 'default_port' (< 0: the port is required).  Returns 0
  * or EINVAL (and logs why at warn level, rate-limited). */
 int inet_parse_active(const char *target, int default_port,

@@ -64,7 +64,7 @@ test_parsing(void)
     check_active("127.0.0.1", -1, EINVAL, 0, NULL, 0);
     check_active("127.0.0.1:65536", -1, EINVAL, 0, NULL, 0);
     check_active("127.0.0.1:x", -1, EINVAL, 0, NULL, 0);
-    check_active("localhost:1", -1, EINVAL, 0, NULL, 0);
+    check_active("1.2.3:1", -1, EINVAL, 0, NULL, 0);
     check_active("[::1:1", -1, EINVAL, 0, NULL, 0);
     check_active(":1", -1, EINVAL, 0, NULL, 0);
 
@@ -219,6 +219,12 @@ test_tcp(void)
     if (!test_connection("ptcp:0:[::1]", "tcp:[::1]:%d", true, "tcp:[::1]:")) {
         printf("IPv6 loopback unavailable, skipped\n");
     }
+
+    /* A host name works for active connections. */
+    struct sockaddr_storage ss;
+    CHECK_INTEQ(inet_parse_active("localhost:6640", -1, &ss), 0);
+    CHECK(ss.ss_family == AF_INET || ss.ss_family == AF_INET6);
+    CHECK_INTEQ(ss_get_port(&ss), 6640);
 
     /* Peer names. */
     struct pstream *ps;
