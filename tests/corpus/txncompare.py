@@ -21,12 +21,17 @@ Usage:
   txncompare.py record --tool TOOL [SERVER-OPTIONS] CASEDIR...
                         (re)write expected.json (expected-server.json)
   txncompare.py check --tool TOOL [SERVER-OPTIONS] [--label L]
-                      [--known FILE [--mode MODE]] CASEDIR...
+                      [--known FILE [--mode MODE]] [--cross-read REF]
+                      CASEDIR...
                         compare the output with the golden file; print a
                         readable diff per mismatch; exit 1 if any, except
                         in cases FILE lists as known mismatches for MODE
                         (default "tool", or "server" with --server), which
                         fail instead if they match: remove them from FILE.
+                        --cross-read REF also queries the database file
+                        left by the case with REF (the reference
+                        ovsdb-tool) and compares that with the golden
+                        final contents: our files must read the same.
   txncompare.py show --tool TOOL [SERVER-OPTIONS] CASEDIR
                         print the masked output
   txncompare.py selftest
@@ -201,8 +206,10 @@ def mask_output(output, keep=()):
         m.versions = {}
         replies.append(m.mask(r))
     m.versions = {}
-    final = m.mask(output['final'])
-    masked = {'replies': replies, 'final': final}
+    masked = {'replies': replies, 'final': m.mask(output['final'])}
+    if 'final_ref' in output:
+        m.versions = {}
+        masked['final_ref'] = m.mask(output['final_ref'])
     return m.mask_strings(masked)
 
 
@@ -403,10 +410,11 @@ class Server:
             self.proc.wait()
 
 
-def run_case(tool, casedir, server=None, remote='unix'):
+def run_case(tool, casedir, server=None, remote='unix', cross_read=None):
     """Runs every transaction of CASEDIR with TOOL, or, if SERVER is given,
     through a SERVER process (on a database TOOL creates) over REMOTE ("unix"
-    or "tcp"); returns the masked output."""
+    or "tcp"); returns the masked output.  If CROSS_READ names another
+    ovsdb-tool, it queries the resulting file too ("final_ref")."""
     schema = case_schema(casedir)
     with open(schema, encoding='utf-8') as f:
         schema_json = json.load(f)
@@ -432,11 +440,14 @@ def run_case(tool, casedir, server=None, remote='unix'):
             replies = [run_tool(tool, ['transact', db, dump_raw(txn)])
                        for txn in requests]
             final = run_tool(tool, ['query', db, query])
+        output = {'replies': replies, 'final': final}
+        if cross_read:
+            output['final_ref'] = run_tool(cross_read, ['query', db, query])
     with open(os.path.join(casedir, 'requests.json'),
               encoding='utf-8') as f:
         keep = UUID_RE.findall(f.read())
     keep.append('00000000-0000-0000-0000-000000000000')
-    return mask_output({'replies': replies, 'final': final}, keep)
+    return mask_output(output, keep)
 
 
 # ---------------------------------------------------------------------------
@@ -543,25 +554,36 @@ def compare_case(casedir, expected, got):
             matcher.restore(snap)
             lines.append('transaction %d of %d:' % (n + 1, len(requests)))
             lines.extend(describe_txn(matcher, txn, e, g))
+    compare_final(casedir, matcher, expected['final'], got['final'],
+                  'final contents (query of all rows):', lines)
+    if 'final_ref' in got:
+        compare_final(casedir, matcher, expected['final'], got['final_ref'],
+                      'final contents of our file read by the reference '
+                      'ovsdb-tool:', lines)
+    return lines
+
+
+def compare_final(casedir, matcher, e, g, title, lines):
+    """Compares two final queries of every table; appends readable lines
+    to 'lines' if they differ."""
     matcher.new_reply()
     snap = matcher.snapshot()
-    if not matcher.same(expected['final'], got['final']):
-        matcher.restore(snap)
-        lines.append('final contents (query of all rows):')
-        e, g = expected['final'], got['final']
-        if isinstance(e, list) and isinstance(g, list) and len(e) == len(g):
-            with open(case_schema(casedir), encoding='utf-8') as f:
-                tables = sorted(json.load(f)['tables'])
-            for i, (x, y) in enumerate(zip(e, g)):
-                if not matcher.same(x, y):
-                    name = tables[i] if i < len(tables) else '?'
-                    lines.append('  table %s' % name)
-                    lines.append('    expected: ' + short(compact(x), 600))
-                    lines.append('    got:      ' + short(compact(y), 600))
-        else:
-            lines.append('    expected: ' + short(compact(e), 600))
-            lines.append('    got:      ' + short(compact(g), 600))
-    return lines
+    if matcher.same(e, g):
+        return
+    matcher.restore(snap)
+    lines.append(title)
+    if isinstance(e, list) and isinstance(g, list) and len(e) == len(g):
+        with open(case_schema(casedir), encoding='utf-8') as f:
+            tables = sorted(json.load(f)['tables'])
+        for i, (x, y) in enumerate(zip(e, g)):
+            if not matcher.same(x, y):
+                name = tables[i] if i < len(tables) else '?'
+                lines.append('  table %s' % name)
+                lines.append('    expected: ' + short(compact(x), 600))
+                lines.append('    got:      ' + short(compact(y), 600))
+    else:
+        lines.append('    expected: ' + short(compact(e), 600))
+        lines.append('    got:      ' + short(compact(g), 600))
 
 
 def write_expected(path, output):
@@ -740,7 +762,7 @@ def main(argv):
         return 2
     cmd = argv[1]
     args = argv[2:]
-    tool = server = known_path = mode = None
+    tool = server = known_path = mode = cross_read = None
     remote = 'unix'
     label = 'ours'
     cases = []
@@ -758,6 +780,8 @@ def main(argv):
             known_path = args.pop(0)
         elif a == '--mode':
             mode = args.pop(0)
+        elif a == '--cross-read':
+            cross_read = args.pop(0)
         else:
             cases.append(a.rstrip('/'))
     if not tool or not cases or remote not in ('unix', 'tcp', 'ssl'):
@@ -775,7 +799,7 @@ def main(argv):
     for casedir in cases:
         name = os.path.basename(casedir)
         try:
-            got = run_case(tool, casedir, server, remote)
+            got = run_case(tool, casedir, server, remote, cross_read)
         except (RuntimeError, OSError, subprocess.SubprocessError) as e:
             print('FAIL %s (%s): %s' % (name, label, e))
             failed += 1
