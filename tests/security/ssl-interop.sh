@@ -50,6 +50,22 @@ if "$TOOL" --timeout=5000 -p client-privkey.pem -c client-cert.pem \
     fail "our client accepted a server from an untrusted CA"
 fi
 
+echo "== our ovsdb-client, reference server"
+OUR_CLIENT=$OVSDB_BUILDDIR/ovsdb/ovsdb-client
+out=$("$OUR_CLIENT" --private-key=client-privkey.pem \
+      --certificate=client-cert.pem --ca-cert=good-cacert.pem \
+      list-dbs ssl:127.0.0.1:$port)
+expect_eq "$(echo $out)" "$name _Server" "our ovsdb-client list-dbs over TLS"
+ref=$("$REF_OVSDB_CLIENT" -p client-privkey.pem -c client-cert.pem \
+      -C good-cacert.pem get-schema ssl:127.0.0.1:$port "$name")
+ours=$("$OUR_CLIENT" -p client-privkey.pem -c client-cert.pem \
+       -C good-cacert.pem get-schema ssl:127.0.0.1:$port "$name")
+expect_eq "$ours" "$ref" "get-schema over TLS"
+if timeout 10 "$OUR_CLIENT" -p rogue-privkey.pem -c rogue-cert.pem \
+        -C good-cacert.pem list-dbs ssl:127.0.0.1:$port >rogue4.out 2>&1; then
+    fail "reference server served our client with a foreign certificate"
+fi
+
 echo "== reference client, our server"
 "$TOOL" -p server-privkey.pem -c server-cert.pem -C good-cacert.pem \
     serve pssl:0:127.0.0.1 >our.port 2>our.log &
