@@ -307,6 +307,9 @@ ovsdb_atom_check_constraints(const union ovsdb_atom *atom,
         return error;
     }
     case OVSDB_TYPE_STRING: {
+        if (!base->string.min_len && base->string.max_len == UINT_MAX) {
+            return NULL;
+        }
         size_t n = utf8_length(atom->s->string, atom->s->length);
         if (n >= base->string.min_len && n <= base->string.max_len) {
             return NULL;

@@ -327,12 +327,20 @@ execute_update(struct execution *x, struct ovsdb_parser *p, json_t *result)
             if (ovsdb_row_equal_columns(old, row, &columns)) {
                 continue;
             }
-            struct ovsdb_row *new = ovsdb_txn_row_modify(x->txn, old);
+            /* The row's copy skips the columns set below. */
+            struct ovsdb_row *new = ovsdb_txn_row_modify_except(x->txn, old,
+                                                                &columns);
+            bool last = i == list.n - 1;
             for (size_t j = 0; j < columns.n_columns; j++) {
                 const struct ovsdb_column *column = columns.columns[j];
-                ovsdb_datum_replace(&new->fields[column->index],
-                                    &row->fields[column->index],
-                                    &column->type);
+                struct ovsdb_datum *src = &row->fields[column->index];
+                if (last) {
+                    ovsdb_datum_move(&new->fields[column->index], src,
+                                     &column->type);
+                } else {
+                    ovsdb_datum_replace(&new->fields[column->index], src,
+                                        &column->type);
+                }
             }
         }
         if (!error) {

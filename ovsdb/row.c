@@ -32,6 +32,23 @@ inline_slot(const struct ovsdb_row *row, const struct ovsdb_column *column)
     return &slots[column->inline_slot];
 }
 
+/* Initializes 'row''s datum for 'column' to the column's default. */
+static void
+init_default(struct ovsdb_row *row, const struct ovsdb_column *column)
+{
+    struct ovsdb_datum *d = &row->fields[column->index];
+    if (column->inline_slot >= 0 && column->type.n_min == 1) {
+        union ovsdb_atom *slot = inline_slot(row, column);
+        ovsdb_atom_init_default(slot, column->type.key.type);
+        d->n = 1;
+        d->keys_inline = true;
+        d->keys = slot;
+        d->values = NULL;
+    } else {
+        ovsdb_datum_init_default(d, &column->type);
+    }
+}
+
 struct ovsdb_row *
 ovsdb_row_create(const struct ovsdb_table *table)
 {
@@ -41,24 +58,20 @@ ovsdb_row_create(const struct ovsdb_table *table)
     row->txn_row = NULL;
     row->n_refs = 0;
     for (size_t i = 0; i < ts->n_columns; i++) {
-        const struct ovsdb_column *column = ts->columns[i];
-        struct ovsdb_datum *d = &row->fields[i];
-        if (column->inline_slot >= 0 && column->type.n_min == 1) {
-            union ovsdb_atom *slot = inline_slot(row, column);
-            ovsdb_atom_init_default(slot, column->type.key.type);
-            d->n = 1;
-            d->keys_inline = true;
-            d->keys = slot;
-            d->values = NULL;
-        } else {
-            ovsdb_datum_init_default(d, &column->type);
-        }
+        init_default(row, ts->columns[i]);
     }
     return row;
 }
 
 struct ovsdb_row *
 ovsdb_row_clone(const struct ovsdb_row *old)
+{
+    return ovsdb_row_clone_except(old, NULL);
+}
+
+struct ovsdb_row *
+ovsdb_row_clone_except(const struct ovsdb_row *old,
+                       const struct ovsdb_column_set *skip)
 {
     const struct ovsdb_table_schema *ts = old->table->schema;
     struct ovsdb_row *row = xmalloc(row_size(ts));
@@ -68,7 +81,9 @@ ovsdb_row_clone(const struct ovsdb_row *old)
     for (size_t i = 0; i < ts->n_columns; i++) {
         const struct ovsdb_column *column = ts->columns[i];
         const struct ovsdb_datum *src = &old->fields[i];
-        if (column->inline_slot >= 0 && src->n == 1) {
+        if (skip && ovsdb_column_set_contains(skip, i)) {
+            init_default(row, column);
+        } else if (column->inline_slot >= 0 && src->n == 1) {
             ovsdb_datum_clone_inline(&row->fields[i], src,
                                      inline_slot(row, column),
                                      &column->type);

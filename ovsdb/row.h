@@ -38,6 +38,10 @@ struct ovsdb_row {
 struct ovsdb_row *ovsdb_row_create(const struct ovsdb_table *table);
 /* Returns a deep copy (strings shared by reference). */
 struct ovsdb_row *ovsdb_row_clone(const struct ovsdb_row *row);
+/* Same, except that the columns in 'skip' (may be NULL) are not copied but
+ * set to their default values, for a caller about to overwrite them. */
+struct ovsdb_row *ovsdb_row_clone_except(const struct ovsdb_row *row,
+                                         const struct ovsdb_column_set *skip);
 void ovsdb_row_destroy(struct ovsdb_row *row);
 
 static inline const struct uuid *

@@ -138,7 +138,15 @@ ovsdb_txn_row_insert(struct ovsdb_txn *txn, struct ovsdb_row *row)
 }
 
 struct ovsdb_row *
-ovsdb_txn_row_modify(struct ovsdb_txn *txn, const struct ovsdb_row *row_)
+ovsdb_txn_row_modify(struct ovsdb_txn *txn, const struct ovsdb_row *row)
+{
+    return ovsdb_txn_row_modify_except(txn, row, NULL);
+}
+
+struct ovsdb_row *
+ovsdb_txn_row_modify_except(struct ovsdb_txn *txn,
+                            const struct ovsdb_row *row_,
+                            const struct ovsdb_column_set *overwrite)
 {
     struct ovsdb_row *row = (struct ovsdb_row *) row_;
     struct ovsdb_txn_row *tr = row->txn_row;
@@ -146,7 +154,7 @@ ovsdb_txn_row_modify(struct ovsdb_txn *txn, const struct ovsdb_row *row_)
         return row;
     }
 
-    struct ovsdb_row *new = ovsdb_row_clone(row);
+    struct ovsdb_row *new = ovsdb_row_clone_except(row, overwrite);
     hmap_replace(&row->table->rows, &row->hmap_node, &new->hmap_node);
     if (tr) {
         /* A reference-count-only txn_row: now a real modification. */

@@ -33,6 +33,7 @@
 #include "lib/uuid.h"
 
 struct ovsdb;
+struct ovsdb_column_set;
 struct ovsdb_error;
 struct ovsdb_row;
 struct ovsdb_table;
@@ -57,6 +58,12 @@ struct ovsdb *ovsdb_txn_get_db(const struct ovsdb_txn *);
 void ovsdb_txn_row_insert(struct ovsdb_txn *, struct ovsdb_row *row);
 struct ovsdb_row *ovsdb_txn_row_modify(struct ovsdb_txn *,
                                        const struct ovsdb_row *row);
+/* Same as ovsdb_txn_row_modify(), but if the row must be copied, the
+ * columns in 'overwrite' are not copied (they hold their defaults): the
+ * caller sets every one of them. */
+struct ovsdb_row *ovsdb_txn_row_modify_except(
+    struct ovsdb_txn *, const struct ovsdb_row *row,
+    const struct ovsdb_column_set *overwrite);
 void ovsdb_txn_row_delete(struct ovsdb_txn *, const struct ovsdb_row *row);
 
 /* True if the row 'row' was inserted by this transaction (for "wait" and
