@@ -607,6 +607,122 @@ test_probe(void)
     stream_close(c);
 }
 
+/* Returns a random JSON value of at most 'depth' levels, with strings
+ * full of the characters a framer could trip on. */
+static json_t *
+random_json(unsigned int *seed, int depth)
+{
+    static const char *const pieces[] = {
+        "{", "}", "[", "]", "\"", "\\", ",", ":", " ", "a", "\n", "\t",
+        "\xc3\xa9", "\xe2\x82\xac", "\\\"", "\"}", "null",
+    };
+    switch (depth > 0 ? rand_r(seed) % 6 : rand_r(seed) % 3) {
+    case 0: {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        int n = rand_r(seed) % 8;
+        for (int i = 0; i < n; i++) {
+            ds_put_cstr(&s, pieces[rand_r(seed) % ARRAY_SIZE(pieces)]);
+        }
+        json_t *json = json_string(ds_cstr(&s));
+        ds_destroy(&s);
+        return json;
+    }
+    case 1:
+        return json_integer((json_int_t) rand_r(seed) - RAND_MAX / 2);
+    case 2:
+        return rand_r(seed) % 2 ? json_true() : json_null();
+    case 3:
+    case 4: {
+        json_t *array = json_array();
+        int n = rand_r(seed) % 4;
+        for (int i = 0; i < n; i++) {
+            json_array_append_new(array, random_json(seed, depth - 1));
+        }
+        return array;
+    }
+    default: {
+        json_t *object = json_object();
+        int n = rand_r(seed) % 4;
+        for (int i = 0; i < n; i++) {
+            char key[16];
+            snprintf(key, sizeof key, "k}%d\"", i);
+            json_object_set_new(object, key, random_json(seed, depth - 1));
+        }
+        return object;
+    }
+    }
+}
+
+/* Random messages, concatenated and delivered in random-sized chunks,
+ * come out equal and in order. */
+static void
+test_random_chunks(void)
+{
+    unsigned int seed = 12345;
+    struct stream *c, *s;
+    make_pair(&c, &s);
+    struct jsonrpc *rpc = jsonrpc_open(s);
+
+    enum { N = 300 };
+    json_t *sent[N];
+    struct ds wire = DS_EMPTY_INITIALIZER;
+    for (int i = 0; i < N; i++) {
+        json_t *params = json_array();
+        json_array_append_new(params, random_json(&seed, 5));
+        struct jsonrpc_msg *msg = (i % 3
+                                   ? jsonrpc_create_request("m", params, NULL)
+                                   : jsonrpc_create_notify("n", params));
+        jsonrpc_msg_serialize(msg, &wire);
+        if (i % 5 == 0) {
+            ds_put_cstr(&wire, "\n ");
+        }
+        sent[i] = jsonrpc_msg_to_json(msg);
+    }
+
+    size_t pos = 0;
+    int received = 0;
+    while (received < N) {
+        if (pos < wire.length) {
+            size_t chunk = 1 + rand_r(&seed) % 97;
+            chunk = MIN(chunk, wire.length - pos);
+            send_all(c, wire.string + pos, chunk);
+            pos += chunk;
+        }
+        struct jsonrpc_msg *msg;
+        int error = jsonrpc_recv(rpc, &msg);
+        if (error == EAGAIN) {
+            CHECK(pos < wire.length);
+            if (pos >= wire.length) {
+                break;
+            }
+            continue;
+        }
+        CHECK_INTEQ(error, 0);
+        if (error) {
+            break;
+        }
+        json_t *got = jsonrpc_msg_to_json(msg);
+        if (!json_equal(got, sent[received])) {
+            char *a = json_dumps(got, JSON_COMPACT);
+            char *b = json_dumps(sent[received], JSON_COMPACT);
+            fprintf(stderr, "message %d differs:\n  got  %s\n  sent %s\n",
+                    received, a, b);
+            free(a);
+            free(b);
+            check_failures++;
+        }
+        json_decref(got);
+        received++;
+    }
+    CHECK_INTEQ(received, N);
+    for (int i = 0; i < N; i++) {
+        json_decref(sent[i]);
+    }
+    ds_destroy(&wire);
+    jsonrpc_close(rpc);
+    stream_close(c);
+}
+
 /* A session on a passive name listens and serves whoever connects,
  * answering "echo" requests itself. */
 static void
@@ -656,6 +772,7 @@ main(int argc OVS_UNUSED, char *argv[])
     CHECK(dir != NULL);
 
     test_framing();
+    test_random_chunks();
     test_limits_and_errors();
     test_serialization();
     test_backlog();
