@@ -7,9 +7,10 @@
  * reads, so a message split across any number of reads is scanned once.
  *
  * Output: messages are serialized straight into one buffer ('output'),
- * envelope by hand and values by json_dump_callback(), and written by
- * jsonrpc_run() with one send() for everything queued, or earlier once a
- * lot is queued. */
+ * envelope by hand and values by json_dump_callback(), and written with one
+ * send() for everything queued: by the next jsonrpc_recv() (so a reply
+ * leaves as soon as its request is handled), by jsonrpc_run(), or at once
+ * when a lot is queued. */
 #include <config.h>
 #include "lib/jsonrpc.h"
 
@@ -612,6 +613,11 @@ int
 jsonrpc_recv(struct jsonrpc *rpc, struct jsonrpc_msg **msgp)
 {
     *msgp = NULL;
+    if (jsonrpc_get_backlog(rpc)) {
+        /* Whatever handling the previous message queued leaves now, in one
+         * write, before we look at the next one. */
+        flush_output(rpc);
+    }
     while (!rpc->status) {
         size_t end;
         int error = scan_input(rpc, &end);

@@ -13,7 +13,8 @@
  *
  * A 'struct jsonrpc' wraps one connected stream: jsonrpc_send() queues a
  * message (serialized compactly into one output buffer, sent with as few
- * writes as possible) and jsonrpc_recv() returns the next complete message.
+ * writes as possible: see jsonrpc_recv()) and jsonrpc_recv() returns the
+ * next complete message.
  * An error (bad JSON, bad message shape, over-limit message, I/O error or
  * EOF) is sticky: afterward both return it, and the owner should close the
  * connection.
@@ -151,7 +152,12 @@ int jsonrpc_send_raw(struct jsonrpc *, const struct iovec *iov, int n_iov);
 /* Receives the next message.  Returns 0 and '*msgp' (caller must free with
  * jsonrpc_msg_destroy()), EAGAIN if no complete message has arrived yet, or
  * the sticky error, with '*msgp' NULL.  Reads from the stream until EAGAIN
- * or a complete message. */
+ * or a complete message.
+ *
+ * It first tries to send queued output, so everything queued while
+ * handling the previous message (a reply and its notifications) leaves in
+ * one write, before the next message is looked at.  Output queued
+ * otherwise is sent by jsonrpc_run() or once 64 KiB are queued. */
 int jsonrpc_recv(struct jsonrpc *, struct jsonrpc_msg **msgp);
 
 /* Wakes poll_block() when jsonrpc_recv() may return something. */

@@ -365,6 +365,44 @@ test_backlog(void)
     jsonrpc_close(client);
 }
 
+/* Queued output waits for the next jsonrpc_recv() or jsonrpc_run() and
+ * then leaves in one write. */
+static void
+test_batching(void)
+{
+    struct stream *c, *s;
+    make_pair(&c, &s);
+    struct jsonrpc *rpc = jsonrpc_open(s);
+    char buf[4096];
+
+    for (int i = 0; i < 3; i++) {
+        CHECK_INTEQ(jsonrpc_send(rpc, jsonrpc_create_notify(
+                                          "n", json_pack("[i]", i))), 0);
+    }
+    CHECK(jsonrpc_get_backlog(rpc) > 0);
+    CHECK_INTEQ(stream_recv(c, buf, sizeof buf), -EAGAIN);
+
+    struct jsonrpc_msg *msg;
+    CHECK_INTEQ(jsonrpc_recv(rpc, &msg), EAGAIN);
+    CHECK_INTEQ(jsonrpc_get_backlog(rpc), 0);
+    const char *expected = "{\"id\":null,\"method\":\"n\",\"params\":[0]}"
+                           "{\"id\":null,\"method\":\"n\",\"params\":[1]}"
+                           "{\"id\":null,\"method\":\"n\",\"params\":[2]}";
+    ssize_t n = stream_recv(c, buf, sizeof buf);
+    CHECK_INTEQ(n, strlen(expected));
+    CHECK(n > 0 && !memcmp(buf, expected, n));
+
+    CHECK_INTEQ(jsonrpc_send(rpc, jsonrpc_create_notify("x", json_array())),
+                0);
+    jsonrpc_run(rpc);
+    CHECK_INTEQ(jsonrpc_get_backlog(rpc), 0);
+    n = stream_recv(c, buf, sizeof buf);
+    CHECK_INTEQ(n, strlen("{\"id\":null,\"method\":\"x\",\"params\":[]}"));
+
+    jsonrpc_close(rpc);
+    stream_close(c);
+}
+
 /* Child: an echo server on 'name' that answers "echo" and "add", sends a
  * notification before each "add" reply, and exits on "exit". */
 static void
@@ -776,6 +814,7 @@ main(int argc OVS_UNUSED, char *argv[])
     test_limits_and_errors();
     test_serialization();
     test_backlog();
+    test_batching();
     test_transact_and_session();
     test_probe();
     test_passive_session();
