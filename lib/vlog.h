@@ -69,7 +69,7 @@ enum vlog_destination vlog_get_destination_val(const char *name);
 
 /* A logging module.  Define with VLOG_DEFINE_THIS_MODULE; never by hand. */
 struct vlog_module {
-    struct vlog_module *next;            /* All modules, a singly linked list. */
+    struct vlog_module *next;            /* In the list of all modules. */
     const char *name;
     int levels[VLF_N_DESTINATIONS];      /* enum vlog_level per destination. */
     int min_level;                       /* Most verbose of 'levels'. */

@@ -217,7 +217,8 @@ test_limits_and_errors(void)
     ds_destroy(&big);
 
     /* Depth: brackets inside strings do not count. */
-    const char *deep = "{\"id\":1,\"method\":\"echo\",\"params\":[[[[\"[[[[\"]]]]}";
+    const char *deep = "{\"id\":1,\"method\":\"echo\","
+                       "\"params\":[[[[\"[[[[\"]]]]}";
     CHECK_INTEQ(try_input(deep, 1000, 5, &detail), 0);
     free(detail);
     check_rejected(deep, 1000, 4, EPROTO, "syntax error: nesting deeper");
@@ -790,7 +791,8 @@ test_passive_session(void)
     send_all(c, echo, strlen(echo));
     struct ds got = DS_EMPTY_INITIALIZER;
     read_for(c, &got, js, 300);
-    CHECK_STREQ(ds_cstr(&got), "{\"id\":\"e1\",\"result\":[7],\"error\":null}");
+    CHECK_STREQ(ds_cstr(&got),
+                "{\"id\":\"e1\",\"result\":[7],\"error\":null}");
     ds_destroy(&got);
 
     stream_close(c);
