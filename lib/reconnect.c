@@ -199,8 +199,14 @@ reconnect_disconnected(struct reconnect *r, long long now, int error)
     }
 
     if (was_connected) {
-        VLOG_DBG("%s: connection dropped (%s)", r->name,
-                 error == EOF ? "connection closed" : ovs_strerror(error));
+        if (error > 0) {
+            static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(60, 60);
+            VLOG_WARN_RL(&rl, "%s: connection dropped (%s)", r->name,
+                         ovs_strerror(error));
+        } else {
+            VLOG_DBG("%s: connection closed%s", r->name,
+                     error == EOF ? " by peer" : "");
+        }
     }
     transition(r, now, r->max_tries ? S_BACKOFF : S_VOID);
 }

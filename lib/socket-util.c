@@ -402,12 +402,18 @@ inet_open_passive(int style, const char *target, int default_port,
         VLOG_ERR("%s: listen: %s", target, ovs_strerror(error));
         goto error;
     }
+    struct sockaddr_storage bound;
+    socklen_t len = sizeof bound;
+    if (getsockname(fd, (struct sockaddr *) &bound, &len) < 0) {
+        error = errno;
+        goto error;
+    }
+    if (!ss_get_port(&ss)) {
+        /* The kernel chose: say which, as the reference does. */
+        VLOG_INFO("%s: listening on port %u", target, ss_get_port(&bound));
+    }
     if (ssp) {
-        socklen_t len = sizeof *ssp;
-        if (getsockname(fd, (struct sockaddr *) ssp, &len) < 0) {
-            error = errno;
-            goto error;
-        }
+        *ssp = bound;
     }
     *fdp = fd;
     return 0;
