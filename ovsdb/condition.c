@@ -128,10 +128,19 @@ clause_from_json(const struct ovsdb_table_schema *ts, const json_t *json,
         }
         type.n_min = 1;
         break;
-    case OVSDB_F_EQ:
-    case OVSDB_F_NE:
     case OVSDB_F_INCLUDES:
     case OVSDB_F_EXCLUDES:
+        /* As the reference: for a set or map, "includes" takes up to the
+         * column's maximum and "excludes" any number of elements. */
+        if (!ovsdb_type_is_scalar(ct)) {
+            type.n_min = 0;
+            if (function == OVSDB_F_EXCLUDES) {
+                type.n_max = UINT_MAX;
+            }
+        }
+        break;
+    case OVSDB_F_EQ:
+    case OVSDB_F_NE:
     case OVSDB_F_FALSE:
     case OVSDB_F_TRUE:
     default:

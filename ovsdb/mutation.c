@@ -109,18 +109,23 @@ mutation_from_json(const struct ovsdb_table_schema *ts, const json_t *json,
             && !ovsdb_type_is_map(ct)) {
             return type_mismatch(m, json);
         }
+        /* As the reference: "insert" takes up to the column's maximum,
+         * "delete" any number of elements. */
         ovsdb_type_clone(&m->type, ct);
         m->type.n_min = 0;
-        if (m->mutator == OVSDB_M_DELETE && ovsdb_type_is_map(ct)
-            && !(json_is_array(arg) && json_array_size(arg) == 2
-                 && json_is_string(json_array_get(arg, 0))
-                 && !strcmp(json_string_value(json_array_get(arg, 0)),
-                            "map"))) {
-            /* Deleting a set of keys from a map. */
-            ovsdb_base_type_destroy(&m->type.value);
-            ovsdb_base_type_init(&m->type.value, OVSDB_TYPE_VOID);
+        if (m->mutator == OVSDB_M_DELETE) {
+            m->type.n_max = UINT_MAX;
         }
         error = ovsdb_datum_from_json(&m->arg, &m->type, arg, symtab);
+        if (error && m->mutator == OVSDB_M_DELETE
+            && ovsdb_type_is_map(ct)) {
+            /* Not a map: maybe a set of keys to delete.  If that fails
+             * too, its error is the one reported, as the reference's. */
+            ovsdb_error_destroy(error);
+            ovsdb_base_type_destroy(&m->type.value);
+            ovsdb_base_type_init(&m->type.value, OVSDB_TYPE_VOID);
+            error = ovsdb_datum_from_json(&m->arg, &m->type, arg, symtab);
+        }
         break;
 
     default:
