@@ -286,6 +286,29 @@ print_updates(const struct monitor *m, const json_t *updates, bool initial)
     }
 }
 
+/* monitor-cond-since: the reference prints the transaction id before each
+ * update (and whether the server found the requested one, before the
+ * initial contents), after the blank line that separates updates. */
+static void
+print_last_id(const struct monitor *m, const json_t *found,
+              const json_t *last_id)
+{
+    struct tabfmt_style *style = m->options->style;
+    if (style->n_printed) {
+        putchar('\n');
+    }
+    style->n_printed = 0;
+    const char *id = json_is_string(last_id) ? json_string_value(last_id)
+                                              : "";
+    if (found) {
+        printf("found: %s, last_id: %s\n",
+               json_is_true(found) ? "true" : "false", id);
+    } else {
+        printf("last_id: %s\n", id);
+    }
+    fflush(stdout);
+}
+
 static void
 handle_message(const struct monitor *m, struct jsonrpc *rpc,
                struct jsonrpc_msg *msg)
@@ -301,6 +324,7 @@ handle_message(const struct monitor *m, struct jsonrpc *rpc,
     } else if (msg->type == JSONRPC_NOTIFY
                && json_array_size(msg->params) == 3
                && !strcmp(msg->method, "update3")) {
+        print_last_id(m, NULL, json_array_get(msg->params, 1));
         print_updates(m, json_array_get(msg->params, 2), false);
     } else if (msg->type == JSONRPC_NOTIFY
                && !strcmp(msg->method, "monitor_canceled")) {
@@ -365,6 +389,8 @@ client_monitor_run(struct jsonrpc *rpc,
             ovs_fatal(0, "%s: bad monitor_cond_since reply",
                       options->server);
         }
+        print_last_id(&m, json_array_get(reply, 0),
+                      json_array_get(reply, 1));
         print_updates(&m, json_array_get(reply, 2), true);
     } else {
         print_updates(&m, reply, true);

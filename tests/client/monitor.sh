@@ -46,6 +46,9 @@ start allt monitor "$S" Refs ALL
 start cond monitor-cond "$S" Types '[["i","==",7]]' T i,s,iset
 start cond-json -f json monitor-cond "$S" Types '[["i",">=",2]]' T i,s
 start cond-true monitor-cond "$S" Types '[true]' T 's,!initial'
+start since monitor-cond-since "$S" Types '[]' T i,s
+start since-id -f csv monitor-cond-since "$S" Types \
+    00000000-0000-0000-0000-000000000000 '[["i","<",10]]' T 'i,s,!delete'
 
 "$REF_OVSDB_CLIENT" transact "$S" '["Types",
   {"op":"insert","table":"T","row":{"i":7,"s":"new","iset":["set",[1,2]]}}]' \
