@@ -25,6 +25,7 @@
 #include "lib/fatal-signal.h"
 #include "lib/jsonrpc.h"
 #include "lib/poll-loop.h"
+#include "lib/stream.h"
 #include "lib/timeval.h"
 #include "lib/vlog.h"
 #include "tests/unit/check.h"
@@ -253,6 +254,35 @@ main(int argc, char *argv[])
                 "\"echo\" command has non-string argument: 5\n");
     jsonrpc_msg_destroy(reply);
     jsonrpc_close(client);
+
+    /* Garbage, a notification and a reply each close only their own
+     * connection; the server keeps serving. */
+    static const char *const junk[] = {
+        "{\"id\":1,,}",
+        "{\"id\":null,\"method\":\"echo\",\"params\":[]}",
+        "{\"id\":1,\"result\":\"x\",\"error\":null}",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(junk); i++) {
+        struct stream *raw;
+        char *name = xasprintf("unix:%s", path);
+        CHECK_INTEQ(stream_open_block(stream_open(name, &raw), 5000, &raw),
+                    0);
+        free(name);
+        CHECK_INTEQ(stream_send(raw, junk[i], strlen(junk[i])),
+                    strlen(junk[i]));
+        char buf[64];
+        ssize_t n;
+        long long deadline = time_msec() + 5000;
+        while ((n = stream_recv(raw, buf, sizeof buf)) == -EAGAIN
+               && time_msec() < deadline) {
+            stream_recv_wait(raw);
+            poll_timer_wait_until(deadline);
+            poll_block();
+        }
+        CHECK(n == 0 || n == -ECONNRESET);
+        stream_close(raw);
+        CHECK_TRANSACT(path, "R:still here\n", "echo", "still here", NULL);
+    }
 
     CHECK_TRANSACT(path, "R:", "exit", NULL);
     int status;
