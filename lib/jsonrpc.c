@@ -40,6 +40,10 @@ VLOG_DEFINE_THIS_MODULE(jsonrpc);
 /* Bytes to ask the stream for per read. */
 #define READ_SIZE (64 * 1024)
 
+/* Idle input and output buffers bigger than this are freed, so one big
+ * message does not pin its memory for the life of the connection. */
+#define KEEP_BUFFER_BYTES (256 * 1024)
+
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
 /* Messages. */
@@ -393,7 +397,13 @@ flush_output(struct jsonrpc *rpc)
         }
     }
     if (rpc->sent == rpc->output.length) {
-        ds_clear(&rpc->output);
+        if (rpc->output.allocated > KEEP_BUFFER_BYTES) {
+            /* A big reply went out: give the memory back. */
+            ds_destroy(&rpc->output);
+            ds_init(&rpc->output);
+        } else {
+            ds_clear(&rpc->output);
+        }
         rpc->sent = 0;
     } else if (rpc->sent > rpc->output.length / 2) {
         /* Keep the buffer from creeping: move the tail to the front. */
@@ -580,6 +590,12 @@ parse_message(struct jsonrpc *rpc, size_t end, struct jsonrpc_msg **msgp)
     rpc->start = rpc->scan = end;
     if (rpc->start == rpc->len) {
         rpc->start = rpc->scan = rpc->len = 0;
+        if (rpc->allocated > KEEP_BUFFER_BYTES) {
+            /* A big request was parsed: give the memory back. */
+            free(rpc->input);
+            rpc->input = NULL;
+            rpc->allocated = 0;
+        }
     }
 
     if (!json) {
