@@ -30,7 +30,10 @@ noinst_PROGRAMS += tests/ovsdb-exec
 tests_ovsdb_exec_SOURCES = tests/ovsdb-exec.c
 tests_ovsdb_exec_LDADD = $(TEST_LDADD)
 check_PROGRAMS += tests/unit/test-error tests/unit/test-json-util \
-	tests/unit/test-schema tests/unit/test-datum tests/unit/test-txn
+	tests/unit/test-schema tests/unit/test-datum tests/unit/test-txn \
+	tests/unit/test-condition tests/unit/test-mutation
+tests_unit_test_condition_LDADD = $(TEST_LDADD)
+tests_unit_test_mutation_LDADD = $(TEST_LDADD)
 tests_unit_test_error_LDADD = $(TEST_LDADD)
 tests_unit_test_json_util_LDADD = $(TEST_LDADD)
 tests_unit_test_schema_LDADD = $(TEST_LDADD)
