@@ -25,7 +25,8 @@ ovsdb_libovsdb_a_SOURCES += \
 
 # (server) sessions, monitors go below.
 ovsdb_libovsdb_a_SOURCES += \
-	ovsdb/lock.c ovsdb/lock.h
+	ovsdb/lock.c ovsdb/lock.h \
+	ovsdb/monitor.c ovsdb/monitor.h
 
 bin_PROGRAMS += ovsdb/ovsdb-server ovsdb/ovsdb-tool ovsdb/ovsdb-client
 ovsdb_ovsdb_server_SOURCES = ovsdb/ovsdb-server.c

@@ -55,8 +55,9 @@ EXTRA_DIST += tests/storage/lib.sh tests/storage/test.ovsschema \
 
 
 # (server) tests go below.
-check_PROGRAMS += tests/unit/test-lock
+check_PROGRAMS += tests/unit/test-lock tests/unit/test-monitor
 tests_unit_test_lock_LDADD = $(TEST_LDADD)
+tests_unit_test_monitor_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/server/rpc.py
 
 # (client) tests go below.

@@ -1,0 +1,931 @@
+/* ovsdb/monitor.c: shared monitor shapes, updates and history.  See
+ * monitor.h. */
+#include <config.h>
+
+#include "ovsdb/monitor.h"
+
+#include <string.h>
+#include "lib/allocator.h"
+#include "lib/bitmap.h"
+#include "lib/ds.h"
+#include "lib/hash.h"
+#include "lib/hmap.h"
+#include "lib/json-util.h"
+#include "ovsdb/condition.h"
+#include "ovsdb/datum.h"
+#include "ovsdb/error.h"
+#include "ovsdb/ovsdb.h"
+#include "ovsdb/row.h"
+#include "ovsdb/schema.h"
+#include "ovsdb/table.h"
+#include "ovsdb/txn.h"
+
+/* History bounds: transactions, and changed rows over all of them. */
+#define HISTORY_MAX_TXNS 100
+#define HISTORY_MAX_ROWS 100000
+
+/* What a shape shows of one table. */
+struct monitor_table {
+    const struct ovsdb_table *table;
+    const struct ovsdb_column **columns; /* Monitored columns, in order. */
+    size_t n_columns;
+    unsigned long *column_map;  /* Bitmap of monitored column indexes. */
+    bool initial, insert, delete, modify;   /* "select". */
+    struct ovsdb_condition cond;            /* Empty: every row. */
+};
+
+struct subscriber {
+    ovsdb_monitor_update_cb *cb;
+    void *aux;
+};
+
+struct ovsdb_monitor {
+    struct hmap_node node;      /* In hub's 'monitors', by hash of 'key'. */
+    struct ovsdb_monitor_hub *hub;
+    char *key;                  /* Version + sorted requests: the shape. */
+    enum ovsdb_monitor_version version;
+    json_t *requests;           /* As parsed (for monitor_cond_change). */
+    struct monitor_table **tables;  /* By table index; NULL: unmonitored. */
+    size_t n_tables;
+    unsigned int n_refs;
+    struct subscriber *subs;
+    size_t n_subs, allocated_subs;
+};
+
+/* One row change kept in the history: private clones of the rows. */
+struct history_change {
+    const struct ovsdb_table *table;
+    struct ovsdb_row *old, *new;    /* NULL for insert / delete. */
+};
+
+struct history_txn {
+    struct uuid id;
+    struct history_change *changes;
+    size_t n_changes, allocated;
+};
+
+struct ovsdb_monitor_hub {
+    struct ovsdb *db;
+    struct hmap monitors;       /* Contains "struct ovsdb_monitor"s. */
+    struct uuid last_txn_id;
+    bool history_on;
+    struct uuid history_base;   /* Txn just before the oldest in history. */
+    struct history_txn history[HISTORY_MAX_TXNS];   /* A ring. */
+    size_t history_start, history_n, history_rows;
+};
+
+static void hub_commit_cb(struct ovsdb *, const struct ovsdb_txn *, void *);
+
+/* Hub. */
+
+struct ovsdb_monitor_hub *
+ovsdb_monitor_hub_create(struct ovsdb *db)
+{
+    struct ovsdb_monitor_hub *hub = xzalloc(sizeof *hub);
+    hub->db = db;
+    hmap_init(&hub->monitors);
+    uuid_generate(&hub->last_txn_id);
+    ovsdb_add_commit_observer(db, hub_commit_cb, hub);
+    return hub;
+}
+
+static void
+history_txn_clear(struct history_txn *ht)
+{
+    for (size_t i = 0; i < ht->n_changes; i++) {
+        ovsdb_row_destroy(ht->changes[i].old);
+        ovsdb_row_destroy(ht->changes[i].new);
+    }
+    free(ht->changes);
+    memset(ht, 0, sizeof *ht);
+}
+
+static void
+history_pop_oldest(struct ovsdb_monitor_hub *hub)
+{
+    struct history_txn *ht = &hub->history[hub->history_start];
+    hub->history_base = ht->id;
+    hub->history_rows -= ht->n_changes;
+    history_txn_clear(ht);
+    hub->history_start = (hub->history_start + 1) % HISTORY_MAX_TXNS;
+    hub->history_n--;
+}
+
+static void monitor_free(struct ovsdb_monitor *);
+
+void
+ovsdb_monitor_hub_destroy(struct ovsdb_monitor_hub *hub)
+{
+    if (hub) {
+        ovsdb_remove_commit_observer(hub->db, hub_commit_cb, hub);
+        while (hub->history_n) {
+            history_pop_oldest(hub);
+        }
+        struct ovsdb_monitor *m;
+        HMAP_FOR_EACH_POP (m, node, &hub->monitors) {
+            monitor_free(m);
+        }
+        hmap_destroy(&hub->monitors);
+        free(hub);
+    }
+}
+
+const struct uuid *
+ovsdb_monitor_hub_get_last_txn_id(const struct ovsdb_monitor_hub *hub)
+{
+    return &hub->last_txn_id;
+}
+
+size_t
+ovsdb_monitor_hub_n_monitors(const struct ovsdb_monitor_hub *hub)
+{
+    return hmap_count(&hub->monitors);
+}
+
+size_t
+ovsdb_monitor_hub_n_history(const struct ovsdb_monitor_hub *hub)
+{
+    return hub->history_n;
+}
+
+/* Parsing. */
+
+static void
+monitor_table_destroy(struct monitor_table *mt)
+{
+    if (mt) {
+        free(mt->columns);
+        free(mt->column_map);
+        ovsdb_condition_destroy(&mt->cond);
+        free(mt);
+    }
+}
+
+static void
+monitor_table_add_column(struct monitor_table *mt,
+                         const struct ovsdb_column *column)
+{
+    if (!bitmap_is_set(mt->column_map, column->index)) {
+        bitmap_set1(mt->column_map, column->index);
+        mt->columns = xrealloc(mt->columns,
+                               (mt->n_columns + 1) * sizeof *mt->columns);
+        mt->columns[mt->n_columns++] = column;
+    }
+}
+
+static struct ovsdb_error *
+parse_select(struct monitor_table *mt, const json_t *select)
+{
+    static const char *names[] = {"initial", "insert", "delete", "modify"};
+    bool *flags[] = {&mt->initial, &mt->insert, &mt->delete, &mt->modify};
+
+    if (!select) {
+        for (size_t i = 0; i < ARRAY_SIZE(flags); i++) {
+            *flags[i] = true;
+        }
+        return NULL;
+    }
+    if (!json_is_object(select)) {
+        return ovsdb_syntax_error(select, OVSDB_E_SYNTAX,
+                                  "Parsing table %s select failed: "
+                                  "Object expected.",
+                                  mt->table->schema->name);
+    }
+    const char *key;
+    json_t *value;
+    json_object_foreach ((json_t *) select, key, value) {
+        size_t i;
+        for (i = 0; i < ARRAY_SIZE(names); i++) {
+            if (!strcmp(key, names[i])) {
+                break;
+            }
+        }
+        if (i >= ARRAY_SIZE(names)) {
+            return ovsdb_syntax_error(select, OVSDB_E_SYNTAX,
+                                      "Parsing table %s select failed: "
+                                      "Member '%s' is present but not "
+                                      "allowed here.",
+                                      mt->table->schema->name, key);
+        }
+        if (!json_is_boolean(value)) {
+            return ovsdb_syntax_error(select, OVSDB_E_SYNTAX,
+                                      "Parsing table %s select failed: "
+                                      "Type mismatch for member '%s'.",
+                                      mt->table->schema->name, key);
+        }
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+        json_t *value = json_object_get(select, names[i]);
+        if (!value || json_is_true(value)) {
+            *flags[i] = true;
+        }
+    }
+    return NULL;
+}
+
+static struct ovsdb_error *
+parse_columns(struct monitor_table *mt, const json_t *columns)
+{
+    const struct ovsdb_table_schema *ts = mt->table->schema;
+
+    if (!columns) {
+        for (size_t i = 0; i < ts->n_columns; i++) {
+            if (ts->columns[i]->index != OVSDB_COL_UUID) {
+                monitor_table_add_column(mt, ts->columns[i]);
+            }
+        }
+        return NULL;
+    }
+
+    unsigned long *seen = bitmap_allocate(ts->n_columns);
+    struct ovsdb_error *error = NULL;
+    size_t i;
+    json_t *name;
+    json_array_foreach (columns, i, name) {
+        const struct ovsdb_column *column = json_is_string(name)
+            ? ovsdb_table_schema_find_column(ts, json_string_value(name))
+            : NULL;
+        if (!column) {
+            error = json_is_string(name)
+                ? ovsdb_syntax_error(columns, OVSDB_E_SYNTAX,
+                                     "%s is not a valid column name",
+                                     json_string_value(name))
+                : ovsdb_syntax_error(columns, OVSDB_E_SYNTAX,
+                                     "array of column names expected");
+            break;
+        }
+        if (bitmap_is_set(seen, column->index)) {
+            error = ovsdb_syntax_error(columns, OVSDB_E_SYNTAX,
+                                       "column %s mentioned more than once",
+                                       column->name);
+            break;
+        }
+        bitmap_set1(seen, column->index);
+        monitor_table_add_column(mt, column);
+    }
+    free(seen);
+    return error;
+}
+
+static struct ovsdb_error *
+parse_request(struct monitor_table *mt, const json_t *req,
+              bool allow_where, bool first)
+{
+    const char *table_name = mt->table->schema->name;
+
+    if (!json_is_object(req)) {
+        return ovsdb_syntax_error(req, OVSDB_E_SYNTAX,
+                                  "Parsing table %s failed: Object "
+                                  "expected.", table_name);
+    }
+
+    const char *key;
+    json_t *value;
+    json_object_foreach ((json_t *) req, key, value) {
+        bool allowed = !strcmp(key, "columns") || !strcmp(key, "select")
+                       || (!strcmp(key, "where") && allow_where);
+        if (!allowed) {
+            return ovsdb_syntax_error(req, OVSDB_E_SYNTAX,
+                                      "Parsing table %s failed: Member "
+                                      "'%s' is present but not allowed "
+                                      "here.", table_name, key);
+        }
+    }
+
+    const json_t *columns = json_object_get(req, "columns");
+    if (columns && !json_is_array(columns)) {
+        return ovsdb_syntax_error(req, OVSDB_E_SYNTAX,
+                                  "Parsing table %s failed: Type mismatch "
+                                  "for member 'columns'.", table_name);
+    }
+    const json_t *where = json_object_get(req, "where");
+    if (where && !json_is_array(where)) {
+        return ovsdb_syntax_error(req, OVSDB_E_SYNTAX,
+                                  "Parsing table %s failed: Type mismatch "
+                                  "for member 'where'.", table_name);
+    }
+
+    struct ovsdb_error *error = parse_columns(mt, columns);
+    if (!error) {
+        error = parse_select(mt, json_object_get(req, "select"));
+    }
+    if (!error && where && first) {
+        error = ovsdb_condition_from_json(mt->table->schema, where, NULL,
+                                          &mt->cond);
+    }
+    return error;
+}
+
+static struct ovsdb_error *
+parse_table(struct ovsdb_monitor *m, const struct ovsdb_table *table,
+            const json_t *reqs, bool allow_where)
+{
+    struct monitor_table *mt = xzalloc(sizeof *mt);
+    mt->table = table;
+    mt->column_map = bitmap_allocate(table->schema->n_columns);
+    ovsdb_condition_init(&mt->cond);
+    m->tables[table->schema->index] = mt;
+
+    if (json_is_array(reqs)) {
+        size_t i;
+        json_t *req;
+        json_array_foreach (reqs, i, req) {
+            struct ovsdb_error *error = parse_request(mt, req, allow_where,
+                                                      i == 0);
+            if (error) {
+                return error;
+            }
+        }
+        return NULL;
+    }
+    return parse_request(mt, reqs, allow_where, true);
+}
+
+static void
+monitor_free(struct ovsdb_monitor *m)
+{
+    for (size_t i = 0; i < m->n_tables; i++) {
+        monitor_table_destroy(m->tables[i]);
+    }
+    free(m->tables);
+    json_decref(m->requests);
+    free(m->subs);
+    free(m->key);
+    free(m);
+}
+
+static char *
+make_key(const json_t *requests, enum ovsdb_monitor_version version)
+{
+    char *sorted = jsonx_to_string_sorted(requests);
+    char *key = xasprintf("%d%s", (int) version, sorted);
+    free(sorted);
+    return key;
+}
+
+static struct ovsdb_monitor *
+hub_find(const struct ovsdb_monitor_hub *hub, const char *key)
+{
+    struct ovsdb_monitor *m;
+    HMAP_FOR_EACH_WITH_HASH (m, node, hash_string(key, 0), &hub->monitors) {
+        if (!strcmp(m->key, key)) {
+            return m;
+        }
+    }
+    return NULL;
+}
+
+static struct ovsdb_error *
+hub_get(struct ovsdb_monitor_hub *hub, const json_t *requests,
+        enum ovsdb_monitor_version version, bool allow_where,
+        struct ovsdb_monitor **mp)
+{
+    *mp = NULL;
+    if (!json_is_object(requests)) {
+        return ovsdb_syntax_error(requests, OVSDB_E_SYNTAX,
+                                  "monitor-requests must be object");
+    }
+
+    char *key = make_key(requests, version);
+    struct ovsdb_monitor *m = hub_find(hub, key);
+    if (m) {
+        free(key);
+        *mp = ovsdb_monitor_ref(m);
+        return NULL;
+    }
+
+    m = xzalloc(sizeof *m);
+    m->hub = hub;
+    m->key = key;
+    m->version = version;
+    m->requests = json_deep_copy(requests);
+    m->n_tables = ovsdb_n_tables(hub->db);
+    m->tables = xcalloc(m->n_tables, sizeof *m->tables);
+    m->n_refs = 1;
+
+    const char *name;
+    json_t *reqs;
+    json_object_foreach ((json_t *) requests, name, reqs) {
+        const struct ovsdb_table *table = ovsdb_get_table(hub->db, name);
+        struct ovsdb_error *error;
+        if (!table) {
+            error = ovsdb_error(OVSDB_E_SYNTAX, "no table named %s", name);
+        } else {
+            error = parse_table(m, table, reqs, allow_where);
+        }
+        if (error) {
+            monitor_free(m);
+            return error;
+        }
+    }
+    hmap_insert(&hub->monitors, &m->node, hash_string(key, 0));
+    *mp = m;
+    return NULL;
+}
+
+struct ovsdb_error *
+ovsdb_monitor_hub_get(struct ovsdb_monitor_hub *hub, const json_t *requests,
+                      enum ovsdb_monitor_version version,
+                      struct ovsdb_monitor **mp)
+{
+    return hub_get(hub, requests, version, version != OVSDB_MONITOR_V1, mp);
+}
+
+struct ovsdb_error *
+ovsdb_monitor_change_cond(struct ovsdb_monitor *m, const json_t *changes,
+                          struct ovsdb_monitor **newp)
+{
+    *newp = NULL;
+    if (!json_is_object(changes)) {
+        return ovsdb_syntax_error(changes, OVSDB_E_SYNTAX,
+                                  "monitor-cond-change-requests must be "
+                                  "object");
+    }
+
+    json_t *requests = json_deep_copy(m->requests);
+    const char *name;
+    json_t *change;
+    json_object_foreach ((json_t *) changes, name, change) {
+        json_t *reqs = json_object_get(requests, name);
+        if (!reqs) {
+            json_decref(requests);
+            return ovsdb_syntax_error(changes, OVSDB_E_SYNTAX,
+                                      "no table named %s in monitor", name);
+        }
+        const json_t *first = json_is_array(change)
+                              ? json_array_get(change, 0) : change;
+        if (!json_is_object(first)) {
+            json_decref(requests);
+            return ovsdb_syntax_error(change, OVSDB_E_SYNTAX,
+                                      "Object expected.");
+        }
+        if (json_object_get(first, "columns")) {
+            json_decref(requests);
+            return ovsdb_syntax_error(first, OVSDB_E_SYNTAX,
+                                      "changing columns is unsupported");
+        }
+        json_t *where = json_object_get(first, "where");
+        if (!json_is_array(reqs)) {
+            json_t *array = json_array();
+            json_array_append(array, reqs);
+            json_object_set_new(requests, name, array);
+            reqs = array;
+        }
+        size_t i;
+        json_t *req;
+        json_array_foreach (reqs, i, req) {
+            if (json_is_object(req)) {
+                if (where) {
+                    json_object_set(req, "where", where);
+                } else {
+                    json_object_del(req, "where");
+                }
+            }
+        }
+    }
+
+    /* A v1 monitor accepts conditions here, as the reference does. */
+    struct ovsdb_error *error = hub_get(m->hub, requests, m->version, true,
+                                        newp);
+    json_decref(requests);
+    return error;
+}
+
+struct ovsdb_monitor *
+ovsdb_monitor_ref(struct ovsdb_monitor *m)
+{
+    m->n_refs++;
+    return m;
+}
+
+void
+ovsdb_monitor_unref(struct ovsdb_monitor *m)
+{
+    if (m && !--m->n_refs) {
+        hmap_remove(&m->hub->monitors, &m->node);
+        monitor_free(m);
+    }
+}
+
+enum ovsdb_monitor_version
+ovsdb_monitor_get_version(const struct ovsdb_monitor *m)
+{
+    return m->version;
+}
+
+struct ovsdb_monitor_hub *
+ovsdb_monitor_get_hub(const struct ovsdb_monitor *m)
+{
+    return m->hub;
+}
+
+void
+ovsdb_monitor_subscribe(struct ovsdb_monitor *m, ovsdb_monitor_update_cb *cb,
+                        void *aux)
+{
+    if (m->n_subs >= m->allocated_subs) {
+        m->subs = x2nrealloc(m->subs, &m->allocated_subs, sizeof *m->subs);
+    }
+    m->subs[m->n_subs].cb = cb;
+    m->subs[m->n_subs].aux = aux;
+    m->n_subs++;
+}
+
+void
+ovsdb_monitor_unsubscribe(struct ovsdb_monitor *m,
+                          ovsdb_monitor_update_cb *cb, void *aux)
+{
+    for (size_t i = 0; i < m->n_subs; i++) {
+        if (m->subs[i].cb == cb && m->subs[i].aux == aux) {
+            m->subs[i] = m->subs[--m->n_subs];
+            return;
+        }
+    }
+}
+
+/* Composing row updates. */
+
+static bool
+row_matches(const struct monitor_table *mt, const struct ovsdb_row *row)
+{
+    return ovsdb_condition_is_empty(&mt->cond)
+           || ovsdb_condition_match_any(row, &mt->cond);
+}
+
+/* Returns {"column": value...} for the monitored columns of 'row'; with
+ * 'skip_default', leaves out columns at their default value (update2's
+ * "initial" and "insert"). */
+static json_t *
+row_to_json(const struct monitor_table *mt, const struct ovsdb_row *row,
+            bool skip_default)
+{
+    json_t *json = json_object();
+    for (size_t i = 0; i < mt->n_columns; i++) {
+        const struct ovsdb_column *c = mt->columns[i];
+        const struct ovsdb_datum *d = &row->fields[c->index];
+        if (!skip_default || !ovsdb_datum_is_default(d, &c->type)) {
+            json_object_set_new(json, c->name,
+                                ovsdb_datum_to_json(d, &c->type));
+        }
+    }
+    return json;
+}
+
+static bool
+column_changed(const struct ovsdb_column *c, const struct ovsdb_row *old,
+               const struct ovsdb_row *new, const unsigned long *changed)
+{
+    return changed
+           ? bitmap_is_set(changed, c->index)
+           : !ovsdb_datum_equals(&old->fields[c->index],
+                                 &new->fields[c->index], &c->type);
+}
+
+/* Returns the v1 "old" or the v2 "modify" object for a row whose monitored
+ * columns changed, or NULL if none did. */
+static json_t *
+modify_to_json(const struct monitor_table *mt, const struct ovsdb_row *old,
+               const struct ovsdb_row *new, const unsigned long *changed,
+               enum ovsdb_monitor_version version)
+{
+    json_t *json = NULL;
+    for (size_t i = 0; i < mt->n_columns; i++) {
+        const struct ovsdb_column *c = mt->columns[i];
+        if (!column_changed(c, old, new, changed)) {
+            continue;
+        }
+        if (!json) {
+            json = json_object();
+        }
+        const struct ovsdb_datum *od = &old->fields[c->index];
+        const struct ovsdb_datum *nd = &new->fields[c->index];
+        json_t *value;
+        if (version == OVSDB_MONITOR_V1) {
+            value = ovsdb_datum_to_json(od, &c->type);
+        } else if (ovsdb_type_is_scalar(&c->type)) {
+            value = ovsdb_datum_to_json(nd, &c->type);
+        } else {
+            struct ovsdb_datum diff;
+            ovsdb_datum_diff(&diff, od, nd, &c->type);
+            value = ovsdb_datum_to_json(&diff, &c->type);
+            ovsdb_datum_destroy(&diff, &c->type);
+        }
+        json_object_set_new(json, c->name, value);
+    }
+    return json;
+}
+
+/* Returns the <row-update> (v1) or <row-update2> (v2, v3) that 'm' shows
+ * for the change 'old' -> 'new' in 'mt''s table, or NULL if none.
+ * 'changed' may be NULL: then columns are compared. */
+static json_t *
+row_update(const struct ovsdb_monitor *m, const struct monitor_table *mt,
+           const struct ovsdb_row *old, const struct ovsdb_row *new,
+           const unsigned long *changed, bool ignore_select)
+{
+    bool old_match = old && row_matches(mt, old);
+    bool new_match = new && row_matches(mt, new);
+    bool v1 = m->version == OVSDB_MONITOR_V1;
+    json_t *json;
+
+    if (old_match && new_match) {
+        if (!mt->modify && !ignore_select) {
+            return NULL;
+        }
+        json_t *diff = modify_to_json(mt, old, new, changed, m->version);
+        if (!diff) {
+            return NULL;
+        }
+        json = json_object();
+        if (v1) {
+            json_object_set_new(json, "new", row_to_json(mt, new, false));
+            json_object_set_new(json, "old", diff);
+        } else {
+            json_object_set_new(json, "modify", diff);
+        }
+    } else if (new_match) {
+        if (!mt->insert && !ignore_select) {
+            return NULL;
+        }
+        json = json_object();
+        json_object_set_new(json, v1 ? "new" : "insert",
+                            row_to_json(mt, new, !v1));
+    } else if (old_match) {
+        if (!mt->delete && !ignore_select) {
+            return NULL;
+        }
+        json = json_object();
+        json_object_set_new(json, v1 ? "old" : "delete",
+                            v1 ? row_to_json(mt, old, false) : json_null());
+    } else {
+        return NULL;
+    }
+    return json;
+}
+
+static void
+put_row_update(json_t *updates, const struct ovsdb_table *table,
+               const struct uuid *uuid, json_t *row_update)
+{
+    const char *name = table->schema->name;
+    json_t *table_updates = json_object_get(updates, name);
+    if (!table_updates) {
+        table_updates = json_object();
+        json_object_set_new(updates, name, table_updates);
+    }
+    char uuid_s[UUID_LEN + 1];
+    uuid_to_string(uuid, uuid_s);
+    json_object_set_new(table_updates, uuid_s, row_update);
+}
+
+json_t *
+ovsdb_monitor_get_initial(const struct ovsdb_monitor *m)
+{
+    json_t *updates = json_object();
+    for (size_t i = 0; i < m->n_tables; i++) {
+        const struct monitor_table *mt = m->tables[i];
+        if (!mt || !mt->initial) {
+            continue;
+        }
+        const struct ovsdb_row *row;
+        OVSDB_TABLE_FOR_EACH_ROW (row, mt->table) {
+            if (row_matches(mt, row)) {
+                json_t *ru = json_object();
+                if (m->version == OVSDB_MONITOR_V1) {
+                    json_object_set_new(ru, "new",
+                                        row_to_json(mt, row, false));
+                } else {
+                    json_object_set_new(ru, "initial",
+                                        row_to_json(mt, row, true));
+                }
+                put_row_update(updates, mt->table, ovsdb_row_get_uuid(row),
+                               ru);
+            }
+        }
+    }
+    return updates;
+}
+
+json_t *
+ovsdb_monitor_get_cond_change(const struct ovsdb_monitor *old,
+                              const struct ovsdb_monitor *new)
+{
+    json_t *updates = json_object();
+    for (size_t i = 0; i < new->n_tables; i++) {
+        const struct monitor_table *omt = old->tables[i];
+        const struct monitor_table *nmt = new->tables[i];
+        if (!omt || !nmt || ovsdb_condition_equals(&omt->cond, &nmt->cond)) {
+            continue;
+        }
+        const struct ovsdb_row *row;
+        OVSDB_TABLE_FOR_EACH_ROW (row, nmt->table) {
+            bool was = row_matches(omt, row);
+            bool is = row_matches(nmt, row);
+            if (was != is) {
+                /* Entering rows are inserted with the new shape's columns,
+                 * leaving rows deleted in the old shape's terms. */
+                json_t *ru = (is
+                              ? row_update(new, nmt, NULL, row, NULL, true)
+                              : row_update(old, omt, row, NULL, NULL, true));
+                if (ru) {
+                    put_row_update(updates, nmt->table,
+                                   ovsdb_row_get_uuid(row), ru);
+                }
+            }
+        }
+    }
+    if (!json_object_size(updates)) {
+        json_decref(updates);
+        return NULL;
+    }
+    return updates;
+}
+
+/* Commits. */
+
+struct compose_ctx {
+    const struct ovsdb_monitor *m;
+    json_t *updates;
+};
+
+static bool
+compose_change(const struct ovsdb_table *table, const struct ovsdb_row *old,
+               const struct ovsdb_row *new, const unsigned long *changed,
+               void *ctx_)
+{
+    struct compose_ctx *ctx = ctx_;
+    const struct monitor_table *mt = ctx->m->tables[table->schema->index];
+    if (mt) {
+        json_t *ru = row_update(ctx->m, mt, old, new,
+                                old && new ? changed : NULL, false);
+        if (ru) {
+            put_row_update(ctx->updates, table,
+                           ovsdb_row_get_uuid(old ? old : new), ru);
+        }
+    }
+    return true;
+}
+
+static bool
+record_change(const struct ovsdb_table *table, const struct ovsdb_row *old,
+              const struct ovsdb_row *new,
+              const unsigned long *changed OVS_UNUSED, void *ht_)
+{
+    struct history_txn *ht = ht_;
+    if (ht->n_changes >= ht->allocated) {
+        ht->changes = x2nrealloc(ht->changes, &ht->allocated,
+                                 sizeof *ht->changes);
+    }
+    struct history_change *hc = &ht->changes[ht->n_changes++];
+    hc->table = table;
+    hc->old = old ? ovsdb_row_clone(old) : NULL;
+    hc->new = new ? ovsdb_row_clone(new) : NULL;
+    return true;
+}
+
+static void
+history_record(struct ovsdb_monitor_hub *hub, const struct ovsdb_txn *txn)
+{
+    if (hub->history_n == HISTORY_MAX_TXNS) {
+        history_pop_oldest(hub);
+    }
+    size_t idx = (hub->history_start + hub->history_n) % HISTORY_MAX_TXNS;
+    struct history_txn *ht = &hub->history[idx];
+    memset(ht, 0, sizeof *ht);
+    ht->id = hub->last_txn_id;
+    ovsdb_txn_for_each_change(txn, record_change, ht);
+    hub->history_n++;
+    hub->history_rows += ht->n_changes;
+    while (hub->history_n > 1 && hub->history_rows > HISTORY_MAX_ROWS) {
+        history_pop_oldest(hub);
+    }
+}
+
+static void
+hub_commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn,
+              void *hub_)
+{
+    struct ovsdb_monitor_hub *hub = hub_;
+
+    uuid_generate(&hub->last_txn_id);
+    if (hub->history_on) {
+        history_record(hub, txn);
+    }
+
+    struct ovsdb_monitor *m;
+    HMAP_FOR_EACH (m, node, &hub->monitors) {
+        if (!m->n_subs) {
+            continue;
+        }
+        struct compose_ctx ctx = { .m = m, .updates = json_object() };
+        ovsdb_txn_for_each_change(txn, compose_change, &ctx);
+        if (json_object_size(ctx.updates)) {
+            /* lib/json-util spells numbers as the reference does. */
+            struct ds body = DS_EMPTY_INITIALIZER;
+            jsonx_put(&body, ctx.updates);
+            struct ovsdb_monitor_update update = {
+                .body = body.string,
+                .body_size = body.length,
+                .txn_id = &hub->last_txn_id,
+            };
+            for (size_t i = 0; i < m->n_subs; i++) {
+                m->subs[i].cb(m->subs[i].aux, &update);
+            }
+            ds_destroy(&body);
+        }
+        json_decref(ctx.updates);
+    }
+}
+
+/* monitor_cond_since. */
+
+struct merged_row {
+    struct hmap_node node;      /* By uuid_hash(). */
+    const struct ovsdb_table *table;
+    const struct ovsdb_row *old, *new;
+};
+
+static struct merged_row *
+merged_find(const struct hmap *rows, const struct uuid *uuid)
+{
+    struct merged_row *mr;
+    HMAP_FOR_EACH_WITH_HASH (mr, node, uuid_hash(uuid), rows) {
+        const struct ovsdb_row *r = mr->old ? mr->old : mr->new;
+        if (uuid_equals(ovsdb_row_get_uuid(r), uuid)) {
+            return mr;
+        }
+    }
+    return NULL;
+}
+
+json_t *
+ovsdb_monitor_get_since(struct ovsdb_monitor *m, const struct uuid *last_id,
+                        bool *found)
+{
+    struct ovsdb_monitor_hub *hub = m->hub;
+
+    if (!hub->history_on) {
+        hub->history_on = true;
+        hub->history_base = hub->last_txn_id;
+    }
+    if (uuid_equals(last_id, &hub->last_txn_id)) {
+        *found = true;
+        return json_object();
+    }
+
+    /* 'start' is the first transaction after 'last_id'. */
+    size_t start;
+    if (uuid_equals(last_id, &hub->history_base)) {
+        start = 0;
+    } else {
+        for (start = 0; start < hub->history_n; start++) {
+            size_t idx = (hub->history_start + start) % HISTORY_MAX_TXNS;
+            if (uuid_equals(&hub->history[idx].id, last_id)) {
+                break;
+            }
+        }
+        if (start >= hub->history_n) {
+            *found = false;
+            return ovsdb_monitor_get_initial(m);
+        }
+        start++;
+    }
+
+    /* Merge the transactions after 'last_id' into one change per row. */
+    struct hmap rows = HMAP_INITIALIZER(&rows);
+    for (size_t k = start; k < hub->history_n; k++) {
+        struct history_txn *ht
+            = &hub->history[(hub->history_start + k) % HISTORY_MAX_TXNS];
+        for (size_t i = 0; i < ht->n_changes; i++) {
+            const struct history_change *hc = &ht->changes[i];
+            const struct ovsdb_row *r = hc->old ? hc->old : hc->new;
+            const struct uuid *uuid = ovsdb_row_get_uuid(r);
+            struct merged_row *mr = merged_find(&rows, uuid);
+            if (!mr) {
+                mr = xmalloc(sizeof *mr);
+                mr->table = hc->table;
+                mr->old = hc->old;
+                hmap_insert(&rows, &mr->node, uuid_hash(uuid));
+            }
+            mr->new = hc->new;
+        }
+    }
+
+    json_t *updates = json_object();
+    struct merged_row *mr;
+    HMAP_FOR_EACH_POP (mr, node, &rows) {
+        const struct monitor_table *mt = m->tables[mr->table->schema->index];
+        if (mt && (mr->old || mr->new)) {
+            json_t *ru = row_update(m, mt, mr->old, mr->new, NULL, false);
+            if (ru) {
+                const struct ovsdb_row *r = mr->old ? mr->old : mr->new;
+                put_row_update(updates, mr->table, ovsdb_row_get_uuid(r),
+                               ru);
+            }
+        }
+        free(mr);
+    }
+    hmap_destroy(&rows);
+    *found = true;
+    return updates;
+}

@@ -1,0 +1,131 @@
+/* ovsdb/monitor.h: monitors (RFC 7047 section 4.1.5 and the Open vSwitch
+ * extensions monitor_cond, monitor_cond_change, monitor_cond_since).
+ *
+ * A monitor is a *shape*: the tables, columns, "select" flags, conditions
+ * and protocol version that one or more clients asked for.  Clients that
+ * ask for the same shape share one 'struct ovsdb_monitor', so the update
+ * for a committed transaction is computed and serialized once per shape,
+ * not once per client.
+ *
+ * A hub (one per database) owns the shapes of that database, watches its
+ * commits (a commit observer) and keeps a bounded history of recent
+ * transactions with ids, so that monitor_cond_since can catch a
+ * reconnecting client up without a full resend.  The history starts the
+ * first time a client uses monitor_cond_since on the database.
+ *
+ *     hub = ovsdb_monitor_hub_create(db);
+ *     error = ovsdb_monitor_hub_get(hub, requests_json, OVSDB_MONITOR_V2,
+ *                                   &m);
+ *     initial = ovsdb_monitor_get_initial(m);     (the reply's result)
+ *     ovsdb_monitor_subscribe(m, cb, aux);        (updates on each commit)
+ *     ...
+ *     ovsdb_monitor_unsubscribe(m, cb, aux);
+ *     ovsdb_monitor_unref(m);
+ *
+ * Every table-updates value here is the JSON object of RFC 7047
+ * <table-updates> (v1) or Open vSwitch <table-updates2> (v2 and v3). */
+#ifndef OVSDB_MONITOR_H
+#define OVSDB_MONITOR_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <jansson.h>
+#include "lib/util.h"
+#include "lib/uuid.h"
+
+struct ovsdb;
+struct ovsdb_error;
+
+enum ovsdb_monitor_version {
+    OVSDB_MONITOR_V1,           /* "monitor": "update", "old"/"new". */
+    OVSDB_MONITOR_V2,           /* "monitor_cond": "update2", row diffs. */
+    OVSDB_MONITOR_V3            /* "monitor_cond_since": "update3". */
+};
+
+struct ovsdb_monitor_hub;
+struct ovsdb_monitor;
+
+/* The update of one shape for one committed transaction, serialized once.
+ * Borrowed: valid only during the subscriber callback. */
+struct ovsdb_monitor_update {
+    const char *body;           /* Serialized <table-updates>, compact. */
+    size_t body_size;           /* Bytes in 'body'. */
+    const struct uuid *txn_id;  /* Id of the transaction (for update3). */
+};
+
+typedef void ovsdb_monitor_update_cb(void *aux,
+                                     const struct ovsdb_monitor_update *);
+
+/* Creates the hub of 'db' (borrowed: must outlive the hub) and registers
+ * its commit observer.  Caller must free with ovsdb_monitor_hub_destroy()
+ * after every monitor is unreferenced. */
+struct ovsdb_monitor_hub *ovsdb_monitor_hub_create(struct ovsdb *db);
+void ovsdb_monitor_hub_destroy(struct ovsdb_monitor_hub *); /* NULL ok. */
+
+/* Parses 'requests' (borrowed), the <monitor-requests> object of a monitor
+ * request, for 'version'.  On success stores the shape in '*mp' with one
+ * new reference (caller must release it with ovsdb_monitor_unref()).
+ * Errors are the reference's "syntax error"s (unknown table or column,
+ * bad members) and condition errors. */
+struct ovsdb_error *ovsdb_monitor_hub_get(struct ovsdb_monitor_hub *,
+                                          const json_t *requests,
+                                          enum ovsdb_monitor_version,
+                                          struct ovsdb_monitor **mp)
+    WARN_UNUSED_RESULT;
+
+/* Returns the id of the last transaction committed to the hub's database
+ * (random at start, so a restarted server never claims to know an id it
+ * gave out before).  Borrowed. */
+const struct uuid *ovsdb_monitor_hub_get_last_txn_id(
+    const struct ovsdb_monitor_hub *);
+
+/* Number of shapes and of transactions in the history (memory/show). */
+size_t ovsdb_monitor_hub_n_monitors(const struct ovsdb_monitor_hub *);
+size_t ovsdb_monitor_hub_n_history(const struct ovsdb_monitor_hub *);
+
+/* For monitor_cond_change: parses 'changes' (borrowed), the
+ * {table: [<monitor-cond-update-request>...]} object, and returns in
+ * '*newp' (one new reference) the shape equal to 'm' with those tables'
+ * conditions replaced.  Changing "columns" is refused as the reference
+ * does. */
+struct ovsdb_error *ovsdb_monitor_change_cond(struct ovsdb_monitor *m,
+                                              const json_t *changes,
+                                              struct ovsdb_monitor **newp)
+    WARN_UNUSED_RESULT;
+
+/* Adds a reference to 'm' / releases one (freeing 'm' with the last one;
+ * NULL is fine). */
+struct ovsdb_monitor *ovsdb_monitor_ref(struct ovsdb_monitor *m);
+void ovsdb_monitor_unref(struct ovsdb_monitor *m);
+
+enum ovsdb_monitor_version ovsdb_monitor_get_version(
+    const struct ovsdb_monitor *);
+struct ovsdb_monitor_hub *ovsdb_monitor_get_hub(const struct ovsdb_monitor *);
+
+/* Calls 'cb(aux, update)' for every later commit that changes something
+ * 'm' shows, before the commit's transaction gets its reply.  The pair
+ * ('cb', 'aux') identifies the subscription for unsubscribe. */
+void ovsdb_monitor_subscribe(struct ovsdb_monitor *m,
+                             ovsdb_monitor_update_cb *cb, void *aux);
+void ovsdb_monitor_unsubscribe(struct ovsdb_monitor *m,
+                               ovsdb_monitor_update_cb *cb, void *aux);
+
+/* Returns the initial contents: every row that matches, in "new" (v1) or
+ * "initial" (v2, v3) form, for tables whose "select" has "initial".  New
+ * reference (an empty object if nothing). */
+json_t *ovsdb_monitor_get_initial(const struct ovsdb_monitor *m);
+
+/* Returns the update that takes a client from 'old''s view to 'new''s
+ * view after a condition change: rows leaving are deleted, rows entering
+ * are inserted.  New reference; NULL if nothing changes. */
+json_t *ovsdb_monitor_get_cond_change(const struct ovsdb_monitor *old,
+                                      const struct ovsdb_monitor *new);
+
+/* For monitor_cond_since: if transaction 'last_id' is the last one or is
+ * in the history, returns the changes committed after it and sets
+ * '*found'; otherwise returns the initial contents and clears '*found'.
+ * Starts the history of the hub if it was off.  New reference. */
+json_t *ovsdb_monitor_get_since(struct ovsdb_monitor *m,
+                                const struct uuid *last_id, bool *found);
+
+#endif /* ovsdb/monitor.h */
