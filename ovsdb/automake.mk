@@ -26,7 +26,10 @@ ovsdb_libovsdb_a_SOURCES += \
 # (server) sessions, monitors go below.
 ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/lock.c ovsdb/lock.h \
-	ovsdb/monitor.c ovsdb/monitor.h
+	ovsdb/monitor.c ovsdb/monitor.h \
+	ovsdb/server.c ovsdb/server.h \
+	ovsdb/session.c ovsdb/session.h \
+	ovsdb/sysdb.c ovsdb/sysdb.h
 
 bin_PROGRAMS += ovsdb/ovsdb-server ovsdb/ovsdb-tool ovsdb/ovsdb-client
 ovsdb_ovsdb_server_SOURCES = ovsdb/ovsdb-server.c

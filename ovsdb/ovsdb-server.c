@@ -1,20 +1,382 @@
-/* ovsdb/ovsdb-server.c: placeholder main until the server issue lands. */
+/* ovsdb/ovsdb-server.c: the database server's main: command line, control
+ * socket commands and the main loop.  The work is in ovsdb/server.c. */
 #include <config.h>
 
+#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "lib/allocator.h"
+#include "lib/daemon.h"
+#include "lib/dirs.h"
+#include "lib/ds.h"
+#include "lib/poll-loop.h"
+#include "lib/stream-ssl.h"
+#include "lib/unixctl.h"
 #include "lib/util.h"
+#include "lib/vlog.h"
+#include "ovsdb/error.h"
+#include "ovsdb/server.h"
 #include "ovsdb/version.h"
+
+VLOG_DEFINE_THIS_MODULE(ovsdb_server);
+
+struct options {
+    char **remotes;
+    size_t n_remotes;
+    const char *unixctl_path;
+};
+
+/* State of the control socket commands. */
+struct ctl_state {
+    struct ovsdb_server *srv;
+    bool exiting;
+    struct unixctl_conn **compacts;     /* Waiting for compaction. */
+    size_t n_compacts;
+};
+
+static noreturn void
+usage(void)
+{
+    printf("%s: Open vSwitch database server\n"
+           "usage: %s [OPTIONS] [DATABASE...]\n"
+           "where each DATABASE is a database file in ovsdb format.\n"
+           "The default DATABASE, if none is given, is\n"
+           "%s/conf.db.\n",
+           program_name(), program_name(), dirs_dbdir());
+    printf("\nJSON-RPC options (may be specified any number of times):\n"
+           "  --remote=REMOTE         connect or listen to REMOTE\n"
+           "\nActive JSON-RPC connection methods:\n"
+           "  tcp:HOST:PORT           PORT at remote HOST\n"
+           "  ssl:HOST:PORT           SSL PORT at remote HOST\n"
+           "  unix:FILE               Unix domain socket named FILE\n"
+           "Passive JSON-RPC connection methods:\n"
+           "  ptcp:PORT[:IP]          listen to TCP PORT on IP\n"
+           "  pssl:PORT[:IP]          listen for SSL on PORT on IP\n"
+           "  punix:FILE              listen on Unix domain socket FILE\n");
+    stream_ssl_usage();
+    printf("\n");
+    daemon_usage();
+    vlog_usage();
+    printf("\nOther options:\n"
+           "  --unixctl=SOCKET        override default control socket name\n"
+           "  -h, --help              display this help message\n"
+           "  -V, --version           display version information\n");
+    exit(EXIT_SUCCESS);
+}
+
+static void
+parse_options(int argc, char *argv[], struct options *opts)
+{
+    enum {
+        OPT_REMOTE = UCHAR_MAX + 1,
+        OPT_UNIXCTL,
+        OPT_IGNORED_ARG,
+        OPT_IGNORED_NOARG,
+        DAEMON_OPTION_ENUMS,
+        VLOG_OPTION_ENUMS,
+        STREAM_SSL_OPTION_ENUMS
+    };
+    static const struct option long_options[] = {
+        {"remote", required_argument, NULL, OPT_REMOTE},
+        {"unixctl", required_argument, NULL, OPT_UNIXCTL},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        /* Accepted for compatibility with the reference, ignored. */
+        {"run", required_argument, NULL, OPT_IGNORED_ARG},
+        {"disable-file-column-diff", no_argument, NULL, OPT_IGNORED_NOARG},
+        DAEMON_LONG_OPTIONS,
+        VLOG_LONG_OPTIONS,
+        STREAM_SSL_LONG_OPTIONS,
+        {NULL, 0, NULL, 0},
+    };
+
+    for (;;) {
+        int c = getopt_long(argc, argv, "hVv::" STREAM_SSL_SHORT_OPTIONS,
+                            long_options, NULL);
+        if (c == -1) {
+            break;
+        }
+        switch (c) {
+        case OPT_REMOTE:
+            opts->remotes = xrealloc(opts->remotes, (opts->n_remotes + 1)
+                                     * sizeof *opts->remotes);
+            opts->remotes[opts->n_remotes++] = optarg;
+            break;
+        case OPT_UNIXCTL:
+            opts->unixctl_path = optarg;
+            break;
+        case 'h':
+            usage();
+        case 'V':
+            ovsdb_print_version();
+            exit(EXIT_SUCCESS);
+        case OPT_IGNORED_ARG:
+        case OPT_IGNORED_NOARG:
+            break;
+        DAEMON_OPTION_HANDLERS
+        VLOG_OPTION_HANDLERS
+        STREAM_SSL_OPTION_HANDLERS
+        case '?':
+            exit(EXIT_FAILURE);
+        default:
+            abort();
+        }
+    }
+}
+
+/* Control socket commands. */
+
+static void
+exit_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+        const char *argv[] OVS_UNUSED, void *ctl_)
+{
+    struct ctl_state *ctl = ctl_;
+    ctl->exiting = true;
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
+memory_show_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+               const char *argv[] OVS_UNUSED, void *ctl_)
+{
+    struct ctl_state *ctl = ctl_;
+    struct ds s = DS_EMPTY_INITIALIZER;
+    ovsdb_server_put_memory_report(ctl->srv, &s);
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+static void
+add_remote_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+              const char *argv[], void *ctl_)
+{
+    struct ctl_state *ctl = ctl_;
+    if (ovsdb_server_add_remote(ctl->srv, argv[1])) {
+        unixctl_command_reply(conn, NULL);
+    } else {
+        unixctl_command_reply_error(conn, "remote already exists");
+    }
+}
+
+static void
+remove_remote_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                 const char *argv[], void *ctl_)
+{
+    struct ctl_state *ctl = ctl_;
+    if (ovsdb_server_remove_remote(ctl->srv, argv[1])) {
+        unixctl_command_reply(conn, NULL);
+    } else {
+        unixctl_command_reply_error(conn, "no such remote");
+    }
+}
+
+static void
+list_remotes_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                const char *argv[] OVS_UNUSED, void *ctl_)
+{
+    struct ctl_state *ctl = ctl_;
+    struct ds s = DS_EMPTY_INITIALIZER;
+    ovsdb_server_put_remotes(ctl->srv, &s);
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+static void
+reply_ovsdb_error(struct unixctl_conn *conn, struct ovsdb_error *error)
+{
+    char *s = ovsdb_error_to_string_free(error);
+    unixctl_command_reply_error(conn, s);
+    free(s);
+}
+
+static void
+add_db_cb(struct unixctl_conn *conn, int argc OVS_UNUSED, const char *argv[],
+          void *ctl_)
+{
+    struct ctl_state *ctl = ctl_;
+    struct ovsdb_error *error = ovsdb_server_add_db(ctl->srv, argv[1], NULL);
+    if (error) {
+        reply_ovsdb_error(conn, error);
+    } else {
+        unixctl_command_reply(conn, NULL);
+    }
+}
+
+static void
+remove_db_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+             const char *argv[], void *ctl_)
+{
+    struct ctl_state *ctl = ctl_;
+    if (!strcmp(argv[1], "_Server")) {
+        unixctl_command_reply_error(conn, "Cannot remove reserved "
+                                    "database.");
+        return;
+    }
+    struct ovsdb_error *error = ovsdb_server_remove_db(ctl->srv, argv[1]);
+    if (error) {
+        ovsdb_error_destroy(error);
+        unixctl_command_reply_error(conn, "Failed to find the database.");
+    } else {
+        unixctl_command_reply(conn, NULL);
+    }
+}
+
+static void
+list_dbs_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+            const char *argv[] OVS_UNUSED, void *ctl_)
+{
+    struct ctl_state *ctl = ctl_;
+    json_t *names = ovsdb_server_list_dbs(ctl->srv);
+    struct ds s = DS_EMPTY_INITIALIZER;
+    size_t i;
+    json_t *name;
+    json_array_foreach (names, i, name) {
+        ds_put_format(&s, "%s\n", json_string_value(name));
+    }
+    json_decref(names);
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+static void
+compact_cb(struct unixctl_conn *conn, int argc, const char *argv[],
+           void *ctl_)
+{
+    struct ctl_state *ctl = ctl_;
+    struct ovsdb_error *error = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!ovsdb_server_find_db(ctl->srv, argv[i])) {
+            unixctl_command_reply_error(conn, "no database by that name");
+            return;
+        }
+    }
+    if (argc > 1) {
+        for (int i = 1; i < argc && !error; i++) {
+            error = ovsdb_server_compact(ctl->srv, argv[i]);
+        }
+    } else {
+        error = ovsdb_server_compact(ctl->srv, NULL);
+    }
+    if (error) {
+        reply_ovsdb_error(conn, error);
+        return;
+    }
+    /* Reply once the background compaction is done. */
+    ctl->compacts = xrealloc(ctl->compacts,
+                             (ctl->n_compacts + 1) * sizeof *ctl->compacts);
+    ctl->compacts[ctl->n_compacts++] = conn;
+}
+
+static void
+memory_trim_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+               const char *argv[], void *ctl_)
+{
+    struct ctl_state *ctl = ctl_;
+    if (!strcmp(argv[1], "on")) {
+        ovsdb_server_set_memory_trim(ctl->srv, true);
+    } else if (!strcmp(argv[1], "off")) {
+        ovsdb_server_set_memory_trim(ctl->srv, false);
+    } else {
+        unixctl_command_reply_error(conn, "invalid argument");
+        return;
+    }
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
+register_commands(struct ctl_state *ctl)
+{
+    unixctl_command_register("exit", "", 0, 0, exit_cb, ctl);
+    unixctl_command_register("memory/show", "", 0, 0, memory_show_cb, ctl);
+    unixctl_command_register("ovsdb-server/add-remote", "REMOTE", 1, 1,
+                             add_remote_cb, ctl);
+    unixctl_command_register("ovsdb-server/remove-remote", "REMOTE", 1, 1,
+                             remove_remote_cb, ctl);
+    unixctl_command_register("ovsdb-server/list-remotes", "", 0, 0,
+                             list_remotes_cb, ctl);
+    unixctl_command_register("ovsdb-server/add-db", "DB", 1, 1, add_db_cb,
+                             ctl);
+    unixctl_command_register("ovsdb-server/remove-db", "DB", 1, 1,
+                             remove_db_cb, ctl);
+    unixctl_command_register("ovsdb-server/list-dbs", "", 0, 0, list_dbs_cb,
+                             ctl);
+    unixctl_command_register("ovsdb-server/compact", "", 0, INT_MAX,
+                             compact_cb, ctl);
+    unixctl_command_register("ovsdb-server/memory-trim-on-compaction",
+                             "on|off", 1, 1, memory_trim_cb, ctl);
+}
 
 int
 main(int argc, char *argv[])
 {
+    struct options opts = { NULL, 0, NULL };
+
     set_program_name(argv[0]);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V")) {
-            ovsdb_print_version();
-            return 0;
+    parse_options(argc, argv, &opts);
+
+    char *default_db = NULL;
+    int n_files = argc - optind;
+    char **files = argv + optind;
+    if (!n_files) {
+        default_db = xasprintf("%s/conf.db", dirs_dbdir());
+        files = &default_db;
+        n_files = 1;
+    }
+
+    daemonize_start();
+
+    struct ctl_state ctl = { .srv = ovsdb_server_create() };
+    for (int i = 0; i < n_files; i++) {
+        struct ovsdb_error *error = ovsdb_server_add_db(ctl.srv, files[i],
+                                                        NULL);
+        if (error) {
+            char *s = ovsdb_error_to_string_free(error);
+            ovs_fatal(0, "%s", s);
         }
     }
-    ovs_fatal(0, "not implemented yet (only --version works)");
+    for (size_t i = 0; i < opts.n_remotes; i++) {
+        ovsdb_server_add_remote(ctl.srv, opts.remotes[i]);
+    }
+
+    struct unixctl_server *unixctl;
+    int retval = unixctl_server_create(opts.unixctl_path, &unixctl);
+    if (retval) {
+        ovs_fatal(retval, "could not create control socket");
+    }
+    register_commands(&ctl);
+
+    daemonize_complete();
+    VLOG_INFO("%s (ovsdb) %s, allocator %s", program_name(), PACKAGE_VERSION,
+              allocator_name());
+
+    while (!ctl.exiting) {
+        unixctl_server_run(unixctl);
+        ovsdb_server_run(ctl.srv);
+        if (ctl.n_compacts && !ovsdb_server_compacting(ctl.srv)) {
+            for (size_t i = 0; i < ctl.n_compacts; i++) {
+                unixctl_command_reply(ctl.compacts[i], NULL);
+            }
+            ctl.n_compacts = 0;
+        }
+        if (ctl.exiting) {
+            break;
+        }
+        unixctl_server_wait(unixctl);
+        ovsdb_server_wait(ctl.srv);
+        if (ctl.n_compacts) {
+            poll_timer_wait(100);
+        }
+        poll_block();
+    }
+
+    /* Let the "exit" reply reach the client. */
+    unixctl_server_run(unixctl);
+    unixctl_server_destroy(unixctl);
+    ovsdb_server_destroy(ctl.srv);
+    free(ctl.compacts);
+    free(opts.remotes);
+    free(default_db);
+    return 0;
 }

@@ -58,7 +58,13 @@ EXTRA_DIST += tests/storage/lib.sh tests/storage/test.ovsschema \
 check_PROGRAMS += tests/unit/test-lock tests/unit/test-monitor
 tests_unit_test_lock_LDADD = $(TEST_LDADD)
 tests_unit_test_monitor_LDADD = $(TEST_LDADD)
-EXTRA_DIST += tests/server/rpc.py
+EXTRA_DIST += tests/server/rpc.py tests/server/scenarios.py \
+	tests/server/robust.py tests/server/multi.py tests/server/lib.sh \
+	tests/server/appctl.sh tests/server/basic.sh tests/server/cli.sh \
+	tests/server/clients.sh tests/server/locks.sh \
+	tests/server/malformed.sh tests/server/monitor.sh \
+	tests/server/multi.sh tests/server/probe.sh tests/server/serverdb.sh \
+	tests/server/since.sh tests/server/slow-reader.sh tests/server/wait.sh
 
 # (client) tests go below.
 check_PROGRAMS += tests/unit/test-table-format

@@ -1,0 +1,606 @@
+/* ovsdb/server.c: databases, remotes and sessions of one ovsdb-server.  See
+ * server.h. */
+#include <config.h>
+
+#include "ovsdb/server.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/allocator.h"
+#include "lib/ds.h"
+#include "lib/jsonrpc.h"
+#include "lib/poll-loop.h"
+#include "lib/stream.h"
+#include "lib/timeval.h"
+#include "lib/uuid.h"
+#include "lib/vlog.h"
+#include "ovsdb/error.h"
+#include "ovsdb/lock.h"
+#include "ovsdb/monitor.h"
+#include "ovsdb/ovsdb.h"
+#include "ovsdb/schema.h"
+#include "ovsdb/session.h"
+#include "ovsdb/storage.h"
+#include "ovsdb/sysdb.h"
+#include "ovsdb/table.h"
+#include "ovsdb/txn.h"
+
+VLOG_DEFINE_THIS_MODULE(server);
+
+/* How often allocator statistics are refreshed for memory/show, and how
+ * often a remote that failed to open is retried (msec). */
+#define STATS_INTERVAL 10000
+#define REMOTE_RETRY_INTERVAL 5000
+
+struct ovsdb_server_db {
+    struct ovsdb_server *server;
+    char *name;
+    struct ovsdb *db;
+    struct ovsdb_storage *storage;  /* NULL for "_Server". */
+    struct ovsdb_monitor_hub *hub;
+    unsigned long long commit_seqno;
+};
+
+struct remote {
+    char *name;
+    struct pstream *listener;       /* Passive remote, once open. */
+    struct ovsdb_session *session;  /* Active remote. */
+    long long retry_at;             /* Passive remote not open yet. */
+    int last_error;
+};
+
+struct ovsdb_server {
+    struct ovsdb_server_db **dbs;   /* Sorted by name. */
+    size_t n_dbs;
+    struct ovsdb_server_db *sysdb;  /* "_Server". */
+
+    struct remote **remotes;
+    size_t n_remotes;
+
+    struct ovsdb_session **sessions;
+    size_t n_sessions, allocated_sessions;
+
+    struct ovsdb_lock_server *lock_server;
+    struct uuid id;
+    bool memory_trim;
+    int probe_interval;             /* -1: the stream's default. */
+
+    struct allocator_stats stats;   /* Cached for memory/show. */
+    long long next_stats;
+};
+
+static void
+commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn OVS_UNUSED,
+          void *sdb_)
+{
+    struct ovsdb_server_db *sdb = sdb_;
+    sdb->commit_seqno++;
+}
+
+static struct ovsdb_server_db *
+server_db_create(struct ovsdb_server *srv, const char *name, struct ovsdb *db,
+                 struct ovsdb_storage *storage)
+{
+    struct ovsdb_server_db *sdb = xzalloc(sizeof *sdb);
+    sdb->server = srv;
+    sdb->name = xstrdup(name);
+    sdb->db = db;
+    sdb->storage = storage;
+    sdb->hub = ovsdb_monitor_hub_create(db);
+    ovsdb_add_commit_observer(db, commit_cb, sdb);
+
+    size_t i;
+    for (i = 0; i < srv->n_dbs; i++) {
+        if (strcmp(srv->dbs[i]->name, name) > 0) {
+            break;
+        }
+    }
+    srv->dbs = xrealloc(srv->dbs, (srv->n_dbs + 1) * sizeof *srv->dbs);
+    memmove(&srv->dbs[i + 1], &srv->dbs[i],
+            (srv->n_dbs - i) * sizeof *srv->dbs);
+    srv->dbs[i] = sdb;
+    srv->n_dbs++;
+    return sdb;
+}
+
+static void
+server_db_destroy(struct ovsdb_server_db *sdb)
+{
+    ovsdb_monitor_hub_destroy(sdb->hub);
+    ovsdb_remove_commit_observer(sdb->db, commit_cb, sdb);
+    ovsdb_storage_close(sdb->storage);
+    ovsdb_destroy(sdb->db);
+    free(sdb->name);
+    free(sdb);
+}
+
+static int
+env_int(const char *name, int dflt)
+{
+    const char *s = getenv(name);
+    int value;
+    return s && str_to_int(s, &value) ? value : dflt;
+}
+
+struct ovsdb_server *
+ovsdb_server_create(void)
+{
+    struct ovsdb_server *srv = xzalloc(sizeof *srv);
+    srv->lock_server = ovsdb_lock_server_create();
+    uuid_generate(&srv->id);
+
+    /* Test hooks (not in the reference): force the inactivity probe
+     * interval of every connection and the per-connection backlog limit. */
+    srv->probe_interval = env_int("OVSDB_SERVER_PROBE_INTERVAL", -1);
+    int backlog = env_int("OVSDB_SERVER_BACKLOG_LIMIT", 0);
+    if (backlog > 0) {
+        ovsdb_session_set_backlog_limits(MAX(backlog / 4, 1), backlog);
+    }
+
+    struct ovsdb *db = ovsdb_sysdb_create();
+    srv->sysdb = server_db_create(srv, "_Server", db, NULL);
+    ovsdb_sysdb_add(db, "_Server", ovsdb_get_schema(db));
+    allocator_get_stats(&srv->stats);
+    srv->next_stats = time_msec() + STATS_INTERVAL;
+    return srv;
+}
+
+static void remote_destroy(struct ovsdb_server *, struct remote *);
+
+void
+ovsdb_server_destroy(struct ovsdb_server *srv)
+{
+    if (!srv) {
+        return;
+    }
+    while (srv->n_remotes) {
+        remote_destroy(srv, srv->remotes[--srv->n_remotes]);
+    }
+    free(srv->remotes);
+    for (size_t i = 0; i < srv->n_sessions; i++) {
+        ovsdb_session_destroy(srv->sessions[i]);
+    }
+    free(srv->sessions);
+    for (size_t i = 0; i < srv->n_dbs; i++) {
+        server_db_destroy(srv->dbs[i]);
+    }
+    free(srv->dbs);
+    ovsdb_lock_server_destroy(srv->lock_server);
+    free(srv);
+}
+
+/* Databases. */
+
+struct ovsdb_server_db *
+ovsdb_server_find_db(const struct ovsdb_server *srv, const char *name)
+{
+    for (size_t i = 0; name && i < srv->n_dbs; i++) {
+        if (!strcmp(srv->dbs[i]->name, name)) {
+            return srv->dbs[i];
+        }
+    }
+    return NULL;
+}
+
+json_t *
+ovsdb_server_list_dbs(const struct ovsdb_server *srv)
+{
+    json_t *names = json_array();
+    for (size_t i = 0; i < srv->n_dbs; i++) {
+        json_array_append_new(names, json_string(srv->dbs[i]->name));
+    }
+    return names;
+}
+
+struct ovsdb_error *
+ovsdb_server_add_db(struct ovsdb_server *srv, const char *file,
+                    char **namep)
+{
+    struct ovsdb_storage *storage;
+    struct ovsdb *db;
+    struct ovsdb_error *error = ovsdb_storage_open(file, &storage, &db);
+    if (error) {
+        return error;
+    }
+
+    const char *name = ovsdb_get_schema(db)->name;
+    if (ovsdb_server_find_db(srv, name)) {
+        error = ovsdb_error(OVSDB_E_SYNTAX, "%s: duplicate database name",
+                            name);
+        ovsdb_storage_close(storage);
+        ovsdb_destroy(db);
+        return error;
+    }
+    ovsdb_storage_set_memory_trim(storage, srv->memory_trim);
+    server_db_create(srv, name, db, storage);
+    ovsdb_sysdb_add(srv->sysdb->db, name, ovsdb_get_schema(db));
+    if (namep) {
+        *namep = xstrdup(name);
+    }
+    return NULL;
+}
+
+struct ovsdb_error *
+ovsdb_server_remove_db(struct ovsdb_server *srv, const char *name)
+{
+    struct ovsdb_server_db *sdb = ovsdb_server_find_db(srv, name);
+    if (!sdb || sdb == srv->sysdb) {
+        return ovsdb_error(OVSDB_E_SYNTAX, "no database by that name");
+    }
+
+    for (size_t i = 0; i < srv->n_sessions; i++) {
+        ovsdb_session_db_removed(srv->sessions[i], sdb);
+    }
+    for (size_t i = 0; i < srv->n_dbs; i++) {
+        if (srv->dbs[i] == sdb) {
+            memmove(&srv->dbs[i], &srv->dbs[i + 1],
+                    (srv->n_dbs - i - 1) * sizeof *srv->dbs);
+            srv->n_dbs--;
+            break;
+        }
+    }
+    ovsdb_sysdb_remove(srv->sysdb->db, name);
+    server_db_destroy(sdb);
+    return NULL;
+}
+
+const char *
+ovsdb_server_db_get_name(const struct ovsdb_server_db *sdb)
+{
+    return sdb->name;
+}
+
+struct ovsdb *
+ovsdb_server_db_get_ovsdb(const struct ovsdb_server_db *sdb)
+{
+    return sdb->db;
+}
+
+struct ovsdb_monitor_hub *
+ovsdb_server_db_get_hub(const struct ovsdb_server_db *sdb)
+{
+    return sdb->hub;
+}
+
+unsigned long long
+ovsdb_server_db_get_commit_seqno(const struct ovsdb_server_db *sdb)
+{
+    return sdb->commit_seqno;
+}
+
+json_t *
+ovsdb_server_db_transact(struct ovsdb_server_db *sdb, const json_t *params,
+                         ovsdb_lock_held_cb *lock_held, void *lock_aux,
+                         long long elapsed_msec, long long *timeout_msec)
+{
+    bool durable = false;
+    json_t *result = NULL;
+    bool read_only = sdb == sdb->server->sysdb;
+    struct ovsdb_txn *txn = ovsdb_execute_compose(
+        sdb->db, params, read_only, lock_held, lock_aux, elapsed_msec,
+        timeout_msec, &durable, &result);
+    if (txn) {
+        struct ovsdb_error *error = ovsdb_txn_precommit(txn);
+        if (!error && sdb->storage) {
+            error = ovsdb_storage_commit_txn(sdb->storage, txn, durable);
+        }
+        if (error) {
+            ovsdb_txn_abort(txn);
+            ovsdb_execute_append_error(result, error);
+        } else {
+            ovsdb_txn_commit_finish(txn);
+        }
+    }
+    return result;
+}
+
+struct ovsdb_error *
+ovsdb_server_compact(struct ovsdb_server *srv, const char *name)
+{
+    bool found = false;
+    for (size_t i = 0; i < srv->n_dbs; i++) {
+        struct ovsdb_server_db *sdb = srv->dbs[i];
+        if (sdb->storage && (!name || !strcmp(name, sdb->name))) {
+            found = true;
+            struct ovsdb_error *error
+                = ovsdb_storage_compact(sdb->storage);
+            if (error) {
+                return error;
+            }
+        }
+    }
+    return found || !name ? NULL
+           : ovsdb_error(OVSDB_E_SYNTAX, "no database by that name");
+}
+
+bool
+ovsdb_server_compacting(const struct ovsdb_server *srv)
+{
+    for (size_t i = 0; i < srv->n_dbs; i++) {
+        if (srv->dbs[i]->storage
+            && ovsdb_storage_is_compacting(srv->dbs[i]->storage)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+ovsdb_server_set_memory_trim(struct ovsdb_server *srv, bool trim)
+{
+    srv->memory_trim = trim;
+    for (size_t i = 0; i < srv->n_dbs; i++) {
+        if (srv->dbs[i]->storage) {
+            ovsdb_storage_set_memory_trim(srv->dbs[i]->storage, trim);
+        }
+    }
+}
+
+/* Sessions. */
+
+static void
+add_session(struct ovsdb_server *srv, struct jsonrpc_session *js)
+{
+    if (srv->probe_interval >= 0) {
+        jsonrpc_session_set_probe_interval(js, srv->probe_interval);
+    }
+    if (srv->n_sessions >= srv->allocated_sessions) {
+        srv->sessions = x2nrealloc(srv->sessions, &srv->allocated_sessions,
+                                   sizeof *srv->sessions);
+    }
+    srv->sessions[srv->n_sessions++] = ovsdb_session_create(srv, js);
+}
+
+static struct ovsdb_session *
+last_session(const struct ovsdb_server *srv)
+{
+    return srv->sessions[srv->n_sessions - 1];
+}
+
+/* Remotes. */
+
+static bool
+remote_is_active(const char *name)
+{
+    return !strncmp(name, "unix:", 5) || !strncmp(name, "tcp:", 4)
+           || !strncmp(name, "ssl:", 4);
+}
+
+static void
+remote_try_open(struct remote *r)
+{
+    int error = pstream_open(r->name, &r->listener);
+    if (error) {
+        if (error != r->last_error) {
+            VLOG_ERR("%s: listen failed: %s", r->name, ovs_strerror(error));
+        }
+        r->last_error = error;
+        r->retry_at = time_msec() + REMOTE_RETRY_INTERVAL;
+    } else {
+        r->last_error = 0;
+    }
+}
+
+bool
+ovsdb_server_add_remote(struct ovsdb_server *srv, const char *name)
+{
+    for (size_t i = 0; i < srv->n_remotes; i++) {
+        if (!strcmp(srv->remotes[i]->name, name)) {
+            return false;
+        }
+    }
+
+    struct remote *r = xzalloc(sizeof *r);
+    r->name = xstrdup(name);
+    if (remote_is_active(name)) {
+        add_session(srv, jsonrpc_session_open(name, true));
+        r->session = last_session(srv);
+    } else {
+        remote_try_open(r);
+    }
+    srv->remotes = xrealloc(srv->remotes,
+                            (srv->n_remotes + 1) * sizeof *srv->remotes);
+    srv->remotes[srv->n_remotes++] = r;
+    return true;
+}
+
+static void
+remove_session(struct ovsdb_server *srv, size_t i)
+{
+    ovsdb_session_destroy(srv->sessions[i]);
+    srv->sessions[i] = srv->sessions[--srv->n_sessions];
+}
+
+static void
+remote_destroy(struct ovsdb_server *srv, struct remote *r)
+{
+    pstream_close(r->listener);
+    for (size_t i = 0; r->session && i < srv->n_sessions; i++) {
+        if (srv->sessions[i] == r->session) {
+            remove_session(srv, i);
+            break;
+        }
+    }
+    free(r->name);
+    free(r);
+}
+
+bool
+ovsdb_server_remove_remote(struct ovsdb_server *srv, const char *name)
+{
+    for (size_t i = 0; i < srv->n_remotes; i++) {
+        if (!strcmp(srv->remotes[i]->name, name)) {
+            remote_destroy(srv, srv->remotes[i]);
+            srv->remotes[i] = srv->remotes[--srv->n_remotes];
+            return true;
+        }
+    }
+    return false;
+}
+
+static int
+compare_strings(const void *a_, const void *b_)
+{
+    const char *const *a = a_;
+    const char *const *b = b_;
+    return strcmp(*a, *b);
+}
+
+void
+ovsdb_server_put_remotes(const struct ovsdb_server *srv, struct ds *out)
+{
+    const char **names = xcalloc(srv->n_remotes + 1, sizeof *names);
+    for (size_t i = 0; i < srv->n_remotes; i++) {
+        names[i] = srv->remotes[i]->name;
+    }
+    qsort(names, srv->n_remotes, sizeof *names, compare_strings);
+    for (size_t i = 0; i < srv->n_remotes; i++) {
+        ds_put_format(out, "%s\n", names[i]);
+    }
+    free(names);
+}
+
+struct ovsdb_lock_server *
+ovsdb_server_get_lock_server(const struct ovsdb_server *srv)
+{
+    return srv->lock_server;
+}
+
+const struct uuid *
+ovsdb_server_get_id(const struct ovsdb_server *srv)
+{
+    return &srv->id;
+}
+
+/* Main loop. */
+
+static void
+accept_connections(struct ovsdb_server *srv, struct remote *r)
+{
+    /* Bounded, so a flood of connections cannot starve the clients we
+     * already have. */
+    for (int i = 0; i < 50; i++) {
+        struct stream *stream;
+        int error = pstream_accept(r->listener, &stream);
+        if (error) {
+            if (error != EAGAIN) {
+                static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+                VLOG_WARN_RL(&rl, "%s: accept failed: %s", r->name,
+                             ovs_strerror(error));
+            }
+            return;
+        }
+        add_session(srv, jsonrpc_session_open_unreliably(
+                             jsonrpc_open(stream)));
+    }
+    poll_immediate_wake();
+}
+
+void
+ovsdb_server_run(struct ovsdb_server *srv)
+{
+    long long now = time_msec();
+
+    for (size_t i = 0; i < srv->n_remotes; i++) {
+        struct remote *r = srv->remotes[i];
+        if (r->listener) {
+            accept_connections(srv, r);
+        } else if (!r->session && now >= r->retry_at) {
+            remote_try_open(r);
+        }
+    }
+
+    for (size_t i = 0; i < srv->n_sessions;) {
+        struct ovsdb_session *s = srv->sessions[i];
+        ovsdb_session_run(s);
+        if (!ovsdb_session_is_alive(s)) {
+            VLOG_DBG("%s: disconnected", ovsdb_session_get_name(s));
+            remove_session(srv, i);
+        } else {
+            i++;
+        }
+    }
+
+    for (size_t i = 0; i < srv->n_dbs; i++) {
+        if (srv->dbs[i]->storage) {
+            ovsdb_storage_run(srv->dbs[i]->storage);
+        }
+    }
+
+    if (now >= srv->next_stats) {
+        allocator_get_stats(&srv->stats);
+        srv->next_stats = now + STATS_INTERVAL;
+    }
+}
+
+void
+ovsdb_server_wait(struct ovsdb_server *srv)
+{
+    for (size_t i = 0; i < srv->n_remotes; i++) {
+        struct remote *r = srv->remotes[i];
+        if (r->listener) {
+            pstream_wait(r->listener);
+        } else if (!r->session) {
+            poll_timer_wait_until(r->retry_at);
+        }
+    }
+    for (size_t i = 0; i < srv->n_sessions; i++) {
+        ovsdb_session_wait(srv->sessions[i]);
+    }
+    for (size_t i = 0; i < srv->n_dbs; i++) {
+        if (srv->dbs[i]->storage) {
+            ovsdb_storage_wait(srv->dbs[i]->storage);
+        }
+    }
+    poll_timer_wait_until(srv->next_stats);
+}
+
+void
+ovsdb_server_put_memory_report(struct ovsdb_server *srv, struct ds *out)
+{
+    size_t atoms = 0, cells = 0, monitors = 0;
+    for (size_t i = 0; i < srv->n_dbs; i++) {
+        struct ovsdb *db = srv->dbs[i]->db;
+        atoms += ovsdb_n_atoms(db);
+        for (size_t j = 0; j < ovsdb_n_tables(db); j++) {
+            const struct ovsdb_table *t = ovsdb_get_table_by_index(db, j);
+            cells += ovsdb_table_n_rows(t)
+                     * (t->schema->n_columns - OVSDB_N_STD_COLUMNS);
+        }
+        monitors += ovsdb_monitor_hub_n_monitors(srv->dbs[i]->hub);
+    }
+
+    size_t triggers = 0, backlog = 0, session_monitors = 0;
+    for (size_t i = 0; i < srv->n_sessions; i++) {
+        struct ovsdb_session_stats stats;
+        ovsdb_session_get_stats(srv->sessions[i], &stats);
+        triggers += stats.n_triggers;
+        backlog += stats.backlog;
+        session_monitors += stats.n_monitors;
+    }
+
+    ds_put_format(out, "atoms:%zu cells:%zu monitors:%zu", atoms, cells,
+                  monitors);
+    if (srv->n_sessions) {
+        ds_put_format(out, " sessions:%zu", srv->n_sessions);
+    }
+    if (session_monitors) {
+        ds_put_format(out, " client-monitors:%zu", session_monitors);
+    }
+    if (triggers) {
+        ds_put_format(out, " triggers:%zu", triggers);
+    }
+    if (backlog) {
+        ds_put_format(out, " backlog:%zu", backlog);
+    }
+    unsigned int locks = ovsdb_lock_server_count(srv->lock_server);
+    if (locks) {
+        ds_put_format(out, " locks:%u", locks);
+    }
+    ds_put_format(out, "\nallocator:%s allocated:%zu resident:%zu rss:%zu "
+                  "fragmentation:%.2f\n", allocator_name(),
+                  srv->stats.allocated, srv->stats.resident, srv->stats.rss,
+                  srv->stats.fragmentation);
+}

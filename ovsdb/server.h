@@ -1,0 +1,115 @@
+/* ovsdb/server.h: what one ovsdb-server process serves: databases,
+ * remotes (listeners and outgoing connections) and the client sessions on
+ * them, the lock server and the "_Server" database.
+ *
+ *     srv = ovsdb_server_create();
+ *     error = ovsdb_server_add_db(srv, "conf.db", &name);
+ *     ovsdb_server_add_remote(srv, "punix:/run/db.sock");
+ *     for (;;) {
+ *         ovsdb_server_run(srv);
+ *         ovsdb_server_wait(srv);
+ *         poll_block();
+ *     }
+ *
+ * Databases are referred to by name.  Each database file is opened with
+ * ovsdb/storage; every transaction is written before its reply is sent.
+ * The "_Server" database (ovsdb/server-db.h) is in memory and read-only
+ * for clients; it always has one row per served database. */
+#ifndef OVSDB_SERVER_H
+#define OVSDB_SERVER_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <jansson.h>
+#include "lib/util.h"
+#include "ovsdb/execution.h"
+
+struct ds;
+struct ovsdb;
+struct ovsdb_error;
+struct ovsdb_lock_server;
+struct ovsdb_monitor_hub;
+struct uuid;
+
+struct ovsdb_server;
+struct ovsdb_server_db;         /* One database served. */
+
+/* Returns a new server serving only "_Server".  Caller must free with
+ * ovsdb_server_destroy(). */
+struct ovsdb_server *ovsdb_server_create(void);
+void ovsdb_server_destroy(struct ovsdb_server *);   /* NULL is fine. */
+
+void ovsdb_server_run(struct ovsdb_server *);
+void ovsdb_server_wait(struct ovsdb_server *);
+
+/* Databases. */
+
+/* Opens database file 'file' and serves it under its schema's name.
+ * Fails if a database of that name is already served.  If 'namep' is
+ * nonnull, stores the name there (caller must free with free()). */
+struct ovsdb_error *ovsdb_server_add_db(struct ovsdb_server *,
+                                        const char *file, char **namep)
+    WARN_UNUSED_RESULT;
+/* Stops serving database 'name' ("_Server" cannot be removed).  Clients
+ * that monitor it get "monitor_canceled" if they asked to be told
+ * (set_db_change_aware), else they are disconnected. */
+struct ovsdb_error *ovsdb_server_remove_db(struct ovsdb_server *,
+                                           const char *name)
+    WARN_UNUSED_RESULT;
+
+/* Returns database 'name', or NULL; borrowed (valid until removed). */
+struct ovsdb_server_db *ovsdb_server_find_db(const struct ovsdb_server *,
+                                             const char *name);
+/* Returns a new reference to the sorted array of database names. */
+json_t *ovsdb_server_list_dbs(const struct ovsdb_server *);
+
+const char *ovsdb_server_db_get_name(const struct ovsdb_server_db *);
+struct ovsdb *ovsdb_server_db_get_ovsdb(const struct ovsdb_server_db *);
+struct ovsdb_monitor_hub *ovsdb_server_db_get_hub(
+    const struct ovsdb_server_db *);
+/* Counts commits to the database: a change means waiting transactions
+ * should be tried again. */
+unsigned long long ovsdb_server_db_get_commit_seqno(
+    const struct ovsdb_server_db *);
+
+/* Runs the "transact" request 'params' (borrowed) on 'sdb' as
+ * ovsdb_execute_compose() describes (the same 'lock_held', 'elapsed_msec'
+ * and '*timeout_msec' conventions), and if there is anything to commit,
+ * precommits it, writes it to storage and commits it (monitors see it
+ * before this returns).  Returns the result array (new reference), or NULL
+ * if the request must wait. */
+json_t *ovsdb_server_db_transact(struct ovsdb_server_db *sdb,
+                                 const json_t *params,
+                                 ovsdb_lock_held_cb *lock_held,
+                                 void *lock_aux, long long elapsed_msec,
+                                 long long *timeout_msec);
+
+/* Compacts database 'name' (all databases if NULL) now. */
+struct ovsdb_error *ovsdb_server_compact(struct ovsdb_server *,
+                                         const char *name)
+    WARN_UNUSED_RESULT;
+/* True while a compaction started by ovsdb_server_compact() runs. */
+bool ovsdb_server_compacting(const struct ovsdb_server *);
+void ovsdb_server_set_memory_trim(struct ovsdb_server *, bool trim);
+
+/* Remotes. */
+
+/* Adds remote 'name' ("punix:", "ptcp:" listen; "unix:", "tcp:" connect
+ * out).  A remote that cannot be opened yet is kept and retried, as the
+ * reference does.  Returns false if 'name' was already a remote. */
+bool ovsdb_server_add_remote(struct ovsdb_server *, const char *name);
+/* Returns false if there is no such remote. */
+bool ovsdb_server_remove_remote(struct ovsdb_server *, const char *name);
+/* Appends the remotes, sorted, one per line. */
+void ovsdb_server_put_remotes(const struct ovsdb_server *, struct ds *);
+
+/* For sessions. */
+struct ovsdb_lock_server *ovsdb_server_get_lock_server(
+    const struct ovsdb_server *);
+const struct uuid *ovsdb_server_get_id(const struct ovsdb_server *);
+
+/* Appends the memory/show report: the reference's counts plus the
+ * allocator's statistics (refreshed on a timer). */
+void ovsdb_server_put_memory_report(struct ovsdb_server *, struct ds *);
+
+#endif /* ovsdb/server.h */

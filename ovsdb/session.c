@@ -1,0 +1,872 @@
+/* ovsdb/session.c: one client connection of ovsdb-server.  See session.h.
+ *
+ * Method dispatch follows RFC 7047 section 4.1 and the Open vSwitch
+ * extensions; replies and errors are shaped as the reference server's
+ * (the tests in tests/server compare them). */
+#include <config.h>
+
+#include "ovsdb/session.h"
+
+#include <limits.h>
+#include <string.h>
+#include <sys/uio.h>
+#include "lib/allocator.h"
+#include "lib/ds.h"
+#include "lib/hash.h"
+#include "lib/hmap.h"
+#include "lib/json-util.h"
+#include "lib/jsonrpc.h"
+#include "lib/poll-loop.h"
+#include "lib/timeval.h"
+#include "lib/uuid.h"
+#include "lib/vlog.h"
+#include "ovsdb/error.h"
+#include "ovsdb/lock.h"
+#include "ovsdb/monitor.h"
+#include "ovsdb/ovsdb.h"
+#include "ovsdb/schema.h"
+#include "ovsdb/server.h"
+
+VLOG_DEFINE_THIS_MODULE(session);
+
+/* Requests handled per session per run.  One, as the reference: reading
+ * again right after a complete message mostly costs a read() that returns
+ * EAGAIN, and lib/jsonrpc wakes the loop at once if more input is already
+ * buffered.  It also keeps one busy client from starving the others. */
+#define MAX_REQUESTS_PER_RUN 1
+
+static size_t backlog_pause = 4 * 1024 * 1024;
+static size_t backlog_drop = 64 * 1024 * 1024;
+
+/* A monitor of this session: a monitor id bound to a shared shape. */
+struct session_monitor {
+    struct hmap_node node;      /* In session's 'monitors', by 'id_s'. */
+    struct ovsdb_session *session;
+    json_t *id;                 /* The client's monitor id. */
+    char *id_s;                 /* 'id' serialized. */
+    struct ovsdb_server_db *sdb;
+    struct ovsdb_monitor *m;
+};
+
+/* A "transact" that waits for a "wait" operation's condition. */
+struct trigger {
+    json_t *id;                 /* Request id. */
+    json_t *params;             /* Request params. */
+    struct ovsdb_server_db *sdb;
+    long long created;          /* time_msec() of the first attempt. */
+    long long timeout;          /* Msec after 'created'; LLONG_MAX none. */
+    unsigned long long seqno;   /* Database commit seqno last tried. */
+};
+
+struct ovsdb_session {
+    struct ovsdb_server *server;
+    struct jsonrpc_session *js;
+    unsigned int js_seqno;
+    struct hmap monitors;       /* Contains "struct session_monitor"s. */
+    struct trigger **triggers;
+    size_t n_triggers, allocated_triggers;
+    struct ovsdb_lock_waiter **waiters;
+    size_t n_waiters, allocated_waiters;
+    bool db_change_aware;
+    bool dropped;               /* Closed by the server (backlog, ...). */
+    bool busy;                  /* More requests may be waiting. */
+    size_t allowance;           /* Extra backlog allowed for big replies. */
+};
+
+static void session_reset(struct ovsdb_session *);
+
+void
+ovsdb_session_set_backlog_limits(size_t pause, size_t drop)
+{
+    backlog_pause = pause;
+    backlog_drop = drop;
+}
+
+struct ovsdb_session *
+ovsdb_session_create(struct ovsdb_server *server, struct jsonrpc_session *js)
+{
+    struct ovsdb_session *s = xzalloc(sizeof *s);
+    s->server = server;
+    s->js = js;
+    s->js_seqno = jsonrpc_session_get_seqno(js);
+    hmap_init(&s->monitors);
+    return s;
+}
+
+void
+ovsdb_session_destroy(struct ovsdb_session *s)
+{
+    if (s) {
+        session_reset(s);
+        hmap_destroy(&s->monitors);
+        free(s->triggers);
+        free(s->waiters);
+        jsonrpc_session_close(s->js);
+        free(s);
+    }
+}
+
+const char *
+ovsdb_session_get_name(const struct ovsdb_session *s)
+{
+    return jsonrpc_session_get_name(s->js);
+}
+
+bool
+ovsdb_session_is_alive(const struct ovsdb_session *s)
+{
+    return !s->dropped && jsonrpc_session_is_alive(s->js);
+}
+
+void
+ovsdb_session_get_stats(const struct ovsdb_session *s,
+                        struct ovsdb_session_stats *stats)
+{
+    stats->n_monitors = hmap_count(&s->monitors);
+    stats->n_triggers = s->n_triggers;
+    stats->backlog = jsonrpc_session_get_backlog(s->js);
+}
+
+/* Sending. */
+
+static void
+check_backlog(struct ovsdb_session *s)
+{
+    size_t backlog = jsonrpc_session_get_backlog(s->js);
+    if (!s->dropped && backlog > backlog_drop + s->allowance) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+        VLOG_WARN_RL(&rl, "%s: backlog %zu bytes over limit %zu, closing",
+                     ovsdb_session_get_name(s), backlog,
+                     backlog_drop + s->allowance);
+        s->dropped = true;
+    }
+}
+
+/* Queues one message, serialized here with lib/json-util so that numbers
+ * are spelled as the reference spells them (jansson would write the real
+ * 1 as "1.0").  For a reply or an error 'id' is the request's id and
+ * exactly one of 'result' and 'error' is nonnull; for a notification 'id'
+ * is NULL and 'method' and 'params' are set.  Takes ownership of 'result',
+ * 'error' and 'params'. */
+static void
+session_send(struct ovsdb_session *s, const json_t *id, json_t *result,
+             json_t *error, const char *method, json_t *params)
+{
+    struct ds out = DS_EMPTY_INITIALIZER;
+    ds_put_cstr(&out, "{\"id\":");
+    if (id) {
+        jsonx_put(&out, id);
+    } else {
+        ds_put_cstr(&out, "null");
+    }
+    if (method) {
+        ds_put_cstr(&out, ",\"method\":");
+        json_t *m = json_string(method);
+        jsonx_put(&out, m);
+        json_decref(m);
+        ds_put_cstr(&out, ",\"params\":");
+        jsonx_put(&out, params);
+    } else if (error) {
+        /* The reference leaves "result" out of errors. */
+        ds_put_cstr(&out, ",\"error\":");
+        jsonx_put(&out, error);
+    } else {
+        ds_put_cstr(&out, ",\"result\":");
+        jsonx_put(&out, result);
+        ds_put_cstr(&out, ",\"error\":null");
+    }
+    ds_put_char(&out, '}');
+    json_decref(result);
+    json_decref(error);
+    json_decref(params);
+
+    struct iovec iov = { .iov_base = out.string, .iov_len = out.length };
+    size_t before = jsonrpc_session_get_backlog(s->js);
+    jsonrpc_session_send_raw(s->js, &iov, 1);
+    size_t after = jsonrpc_session_get_backlog(s->js);
+    ds_destroy(&out);
+    if (after > before) {
+        /* A big reply (an initial monitor dump, a large select) is allowed
+         * on top of the limit, so that only clients that stop reading are
+         * dropped.  The allowance ends once the backlog drains. */
+        s->allowance = MAX(s->allowance, after - before);
+    }
+    check_backlog(s);
+}
+
+static void
+send_reply(struct ovsdb_session *s, const json_t *id, json_t *result)
+{
+    session_send(s, id, result, NULL, NULL, NULL);
+}
+
+static void
+send_error(struct ovsdb_session *s, const json_t *id, json_t *error)
+{
+    session_send(s, id, NULL, error, NULL, NULL);
+}
+
+static void
+send_notify(struct ovsdb_session *s, const char *method, json_t *params)
+{
+    session_send(s, NULL, NULL, NULL, method, params);
+}
+
+static void
+send_ovsdb_error(struct ovsdb_session *s, const json_t *id,
+                 struct ovsdb_error *error)
+{
+    send_error(s, id, ovsdb_error_to_json_free(error));
+}
+
+/* Monitors. */
+
+static struct session_monitor *
+find_monitor(const struct ovsdb_session *s, const char *id_s)
+{
+    struct session_monitor *sm;
+    HMAP_FOR_EACH_WITH_HASH (sm, node, hash_string(id_s, 0), &s->monitors) {
+        if (!strcmp(sm->id_s, id_s)) {
+            return sm;
+        }
+    }
+    return NULL;
+}
+
+static char *
+id_to_string(const json_t *id)
+{
+    return json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+static const char *
+update_method(enum ovsdb_monitor_version version)
+{
+    return (version == OVSDB_MONITOR_V1 ? "update"
+            : version == OVSDB_MONITOR_V2 ? "update2"
+            : "update3");
+}
+
+/* Sends the serialized update 'u' for 'sm' without parsing or serializing
+ * it again: the body is shared by every client with the same shape. */
+static void
+monitor_update_cb(void *sm_, const struct ovsdb_monitor_update *u)
+{
+    struct session_monitor *sm = sm_;
+    struct ovsdb_session *s = sm->session;
+    enum ovsdb_monitor_version version = ovsdb_monitor_get_version(sm->m);
+    char head[64];
+    char txn[UUID_LEN + 5];
+    struct iovec iov[6];
+    int n = 0;
+
+    snprintf(head, sizeof head, "{\"id\":null,\"method\":\"%s\",\"params\":[",
+             update_method(version));
+    iov[n].iov_base = head;
+    iov[n++].iov_len = strlen(head);
+    iov[n].iov_base = sm->id_s;
+    iov[n++].iov_len = strlen(sm->id_s);
+    if (version == OVSDB_MONITOR_V3) {
+        char uuid_s[UUID_LEN + 1];
+        uuid_to_string(u->txn_id, uuid_s);
+        snprintf(txn, sizeof txn, ",\"%s\"", uuid_s);
+        iov[n].iov_base = txn;
+        iov[n++].iov_len = strlen(txn);
+    }
+    iov[n].iov_base = ",";
+    iov[n++].iov_len = 1;
+    iov[n].iov_base = (char *) u->body;
+    iov[n++].iov_len = u->body_size;
+    iov[n].iov_base = "]}";
+    iov[n++].iov_len = 2;
+    jsonrpc_session_send_raw(s->js, iov, n);
+    check_backlog(s);
+}
+
+static void
+monitor_destroy(struct ovsdb_session *s, struct session_monitor *sm)
+{
+    hmap_remove(&s->monitors, &sm->node);
+    ovsdb_monitor_unsubscribe(sm->m, monitor_update_cb, sm);
+    ovsdb_monitor_unref(sm->m);
+    json_decref(sm->id);
+    free(sm->id_s);
+    free(sm);
+}
+
+static struct ovsdb_error *
+params_error(const json_t *params, const char *method, const char *what)
+{
+    return ovsdb_syntax_error(params, OVSDB_E_SYNTAX,
+                              "%s request params must be %s", method, what);
+}
+
+static struct ovsdb_server_db *
+lookup_db(const struct ovsdb_session *s, const json_t *params,
+          const char *method, struct ovsdb_error **errorp)
+{
+    const json_t *name = json_array_get(params, 0);
+    struct ovsdb_server_db *sdb = ovsdb_server_find_db(
+        s->server, json_string_value(name));
+    if (!sdb) {
+        *errorp = ovsdb_syntax_error(params, OVSDB_E_UNKNOWN_DATABASE,
+                                     "%s request specifies unknown "
+                                     "database %s", method,
+                                     json_string_value(name));
+    }
+    return sdb;
+}
+
+static void
+handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
+               enum ovsdb_monitor_version version)
+{
+    const json_t *params = msg->params;
+    size_t n_params = version == OVSDB_MONITOR_V3 ? 4 : 3;
+    struct ovsdb_error *error = NULL;
+
+    if (json_array_size(params) != n_params
+        || !json_is_string(json_array_get(params, 0))) {
+        error = params_error(params, msg->method,
+                             version == OVSDB_MONITOR_V3
+                             ? "<db-name>, <monitor-id>, <monitor-requests>"
+                               ", <last-txn-id>"
+                             : "<db-name>, <monitor-id>, "
+                               "<monitor-requests>");
+        send_ovsdb_error(s, msg->id, error);
+        return;
+    }
+    struct ovsdb_server_db *sdb = lookup_db(s, params, msg->method, &error);
+    if (!sdb) {
+        send_ovsdb_error(s, msg->id, error);
+        return;
+    }
+
+    json_t *id = json_array_get(params, 1);
+    char *id_s = id_to_string(id);
+    if (find_monitor(s, id_s)) {
+        free(id_s);
+        send_ovsdb_error(s, msg->id,
+                         ovsdb_syntax_error(id, OVSDB_E_SYNTAX,
+                                            "duplicate monitor ID"));
+        return;
+    }
+
+    struct uuid last_id;
+    if (version == OVSDB_MONITOR_V3) {
+        const json_t *last = json_array_get(params, 3);
+        if (!json_is_string(last)
+            || !uuid_from_string(&last_id, json_string_value(last))) {
+            free(id_s);
+            send_ovsdb_error(s, msg->id,
+                             ovsdb_syntax_error(last, OVSDB_E_SYNTAX,
+                                                "last-txn-id must be a "
+                                                "UUID"));
+            return;
+        }
+    }
+
+    struct ovsdb_monitor *m;
+    error = ovsdb_monitor_hub_get(ovsdb_server_db_get_hub(sdb),
+                                  json_array_get(params, 2), version, &m);
+    if (error) {
+        free(id_s);
+        send_ovsdb_error(s, msg->id, error);
+        return;
+    }
+
+    json_t *result;
+    if (version == OVSDB_MONITOR_V3) {
+        bool found;
+        json_t *updates = ovsdb_monitor_get_since(m, &last_id, &found);
+        char uuid_s[UUID_LEN + 1];
+        uuid_to_string(ovsdb_monitor_hub_get_last_txn_id(
+                           ovsdb_server_db_get_hub(sdb)), uuid_s);
+        result = json_pack("[b s o]", found, uuid_s, updates);
+    } else {
+        result = ovsdb_monitor_get_initial(m);
+    }
+
+    struct session_monitor *sm = xzalloc(sizeof *sm);
+    sm->session = s;
+    sm->id = json_incref(id);
+    sm->id_s = id_s;
+    sm->sdb = sdb;
+    sm->m = m;
+    hmap_insert(&s->monitors, &sm->node, hash_string(id_s, 0));
+    ovsdb_monitor_subscribe(m, monitor_update_cb, sm);
+    send_reply(s, msg->id, result);
+}
+
+static void
+handle_monitor_cond_change(struct ovsdb_session *s,
+                           const struct jsonrpc_msg *msg)
+{
+    const json_t *params = msg->params;
+    if (json_array_size(params) != 3) {
+        send_ovsdb_error(s, msg->id,
+                         params_error(params, msg->method,
+                                      "<monitor-id>, <new-monitor-id>, "
+                                      "<monitor-cond-change-requests>"));
+        return;
+    }
+
+    json_t *old_id = json_array_get(params, 0);
+    json_t *new_id = json_array_get(params, 1);
+    char *old_s = id_to_string(old_id);
+    char *new_s = id_to_string(new_id);
+    struct session_monitor *sm = find_monitor(s, old_s);
+    struct ovsdb_error *error = NULL;
+    if (!sm) {
+        error = ovsdb_syntax_error(old_id, OVSDB_E_SYNTAX,
+                                   "unknown monitor session");
+    } else if (strcmp(old_s, new_s) && find_monitor(s, new_s)) {
+        error = ovsdb_syntax_error(new_id, OVSDB_E_SYNTAX,
+                                   "duplicate monitor ID");
+    }
+
+    struct ovsdb_monitor *new_m = NULL;
+    if (!error) {
+        error = ovsdb_monitor_change_cond(sm->m, json_array_get(params, 2),
+                                          &new_m);
+    }
+    free(old_s);
+    if (error) {
+        free(new_s);
+        send_ovsdb_error(s, msg->id, error);
+        return;
+    }
+
+    json_t *update = ovsdb_monitor_get_cond_change(sm->m, new_m);
+    ovsdb_monitor_unsubscribe(sm->m, monitor_update_cb, sm);
+    ovsdb_monitor_unref(sm->m);
+    sm->m = new_m;
+    ovsdb_monitor_subscribe(new_m, monitor_update_cb, sm);
+
+    hmap_remove(&s->monitors, &sm->node);
+    json_decref(sm->id);
+    free(sm->id_s);
+    sm->id = json_incref(new_id);
+    sm->id_s = new_s;
+    hmap_insert(&s->monitors, &sm->node, hash_string(new_s, 0));
+
+    send_reply(s, msg->id, json_object());
+    if (update) {
+        enum ovsdb_monitor_version version = ovsdb_monitor_get_version(new_m);
+        json_t *note;
+        if (version == OVSDB_MONITOR_V3) {
+            char uuid_s[UUID_LEN + 1];
+            uuid_to_string(ovsdb_monitor_hub_get_last_txn_id(
+                               ovsdb_monitor_get_hub(new_m)), uuid_s);
+            note = json_pack("[O s o]", new_id, uuid_s, update);
+        } else {
+            note = json_pack("[O o]", new_id, update);
+        }
+        send_notify(s, update_method(version), note);
+    }
+}
+
+static void
+handle_monitor_cancel(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
+{
+    if (json_array_size(msg->params) != 1) {
+        send_ovsdb_error(s, msg->id,
+                         params_error(msg->params, msg->method,
+                                      "<monitor-id>"));
+        return;
+    }
+    char *id_s = id_to_string(json_array_get(msg->params, 0));
+    struct session_monitor *sm = find_monitor(s, id_s);
+    free(id_s);
+    if (!sm) {
+        send_error(s, msg->id, json_string("unknown monitor"));
+        return;
+    }
+    monitor_destroy(s, sm);
+    send_reply(s, msg->id, json_object());
+}
+
+/* Locks. */
+
+static bool
+lock_held_cb(const char *name, void *s_)
+{
+    struct ovsdb_session *s = s_;
+    return ovsdb_lock_server_is_owner(
+        ovsdb_server_get_lock_server(s->server), name, s);
+}
+
+static void
+notify_lock(struct ovsdb_session *s, const char *method, const char *name)
+{
+    send_notify(s, method, json_pack("[s]", name));
+}
+
+static void
+remove_waiter(struct ovsdb_session *s, size_t i)
+{
+    struct ovsdb_lock_waiter *w = s->waiters[i];
+    char *name = xstrdup(ovsdb_lock_waiter_get_name(w));
+    s->waiters[i] = s->waiters[--s->n_waiters];
+    struct ovsdb_session *new_owner = ovsdb_lock_waiter_remove(w);
+    if (new_owner) {
+        notify_lock(new_owner, "locked", name);
+    }
+    free(name);
+}
+
+static void
+handle_lock(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
+            bool is_unlock, enum ovsdb_lock_mode mode)
+{
+    const json_t *params = msg->params;
+    const json_t *name_json = json_array_get(params, 0);
+    if (json_array_size(params) != 1 || !json_is_string(name_json)) {
+        send_ovsdb_error(s, msg->id,
+                         params_error(params, msg->method, "<id>"));
+        return;
+    }
+    const char *name = json_string_value(name_json);
+    struct ovsdb_lock_server *ls = ovsdb_server_get_lock_server(s->server);
+
+    size_t i;
+    for (i = 0; i < s->n_waiters; i++) {
+        if (!strcmp(ovsdb_lock_waiter_get_name(s->waiters[i]), name)) {
+            break;
+        }
+    }
+    bool have = i < s->n_waiters;
+
+    if (is_unlock) {
+        if (!have) {
+            send_ovsdb_error(s, msg->id,
+                             ovsdb_syntax_error(params, OVSDB_E_SYNTAX,
+                                                "unlock: \"unlock\" without "
+                                                "\"lock\" or \"steal\""));
+            return;
+        }
+        remove_waiter(s, i);
+        send_reply(s, msg->id, json_object());
+        return;
+    }
+
+    if (have) {
+        send_ovsdb_error(s, msg->id,
+                         ovsdb_syntax_error(params, OVSDB_E_SYNTAX,
+                                            "must issue \"unlock\" before "
+                                            "new \"%s\"", msg->method));
+        return;
+    }
+
+    void *victim;
+    struct ovsdb_lock_waiter *w = ovsdb_lock_server_lock(ls, name, s, mode,
+                                                         &victim);
+    if (s->n_waiters >= s->allocated_waiters) {
+        s->waiters = x2nrealloc(s->waiters, &s->allocated_waiters,
+                                sizeof *s->waiters);
+    }
+    s->waiters[s->n_waiters++] = w;
+    send_reply(s, msg->id,
+               json_pack("{s:b}", "locked", ovsdb_lock_waiter_is_owner(w)));
+    if (victim && victim != s) {
+        notify_lock(victim, "stolen", name);
+    }
+}
+
+/* Transactions. */
+
+static void
+trigger_destroy(struct trigger *t)
+{
+    json_decref(t->id);
+    json_decref(t->params);
+    free(t);
+}
+
+static void
+remove_trigger(struct ovsdb_session *s, size_t i)
+{
+    trigger_destroy(s->triggers[i]);
+    memmove(&s->triggers[i], &s->triggers[i + 1],
+            (s->n_triggers - i - 1) * sizeof *s->triggers);
+    s->n_triggers--;
+}
+
+static void
+handle_transact(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
+{
+    const json_t *params = msg->params;
+    struct ovsdb_error *error = NULL;
+
+    if (!json_is_string(json_array_get(params, 0))) {
+        send_ovsdb_error(s, msg->id,
+                         ovsdb_syntax_error(params, OVSDB_E_SYNTAX,
+                                            "transact request params must "
+                                            "begin with <db-name>"));
+        return;
+    }
+    struct ovsdb_server_db *sdb = lookup_db(s, params, "transact", &error);
+    if (!sdb) {
+        send_ovsdb_error(s, msg->id, error);
+        return;
+    }
+
+    long long timeout = LLONG_MAX;
+    json_t *result = ovsdb_server_db_transact(sdb, params, lock_held_cb, s,
+                                              0, &timeout);
+    if (result) {
+        send_reply(s, msg->id, result);
+        return;
+    }
+
+    struct trigger *t = xzalloc(sizeof *t);
+    t->id = json_incref(msg->id);
+    t->params = json_incref(msg->params);
+    t->sdb = sdb;
+    t->created = time_msec();
+    t->timeout = timeout;
+    t->seqno = ovsdb_server_db_get_commit_seqno(sdb);
+    if (s->n_triggers >= s->allocated_triggers) {
+        s->triggers = x2nrealloc(s->triggers, &s->allocated_triggers,
+                                 sizeof *s->triggers);
+    }
+    s->triggers[s->n_triggers++] = t;
+}
+
+static bool
+trigger_is_due(const struct trigger *t, long long now)
+{
+    return (t->seqno != ovsdb_server_db_get_commit_seqno(t->sdb)
+            || (t->timeout != LLONG_MAX && now - t->created >= t->timeout));
+}
+
+static void
+run_triggers(struct ovsdb_session *s)
+{
+    for (size_t i = 0; i < s->n_triggers;) {
+        struct trigger *t = s->triggers[i];
+        long long now = time_msec();
+        if (trigger_is_due(t, now)) {
+            long long timeout = t->timeout;
+            t->seqno = ovsdb_server_db_get_commit_seqno(t->sdb);
+            json_t *result = ovsdb_server_db_transact(
+                t->sdb, t->params, lock_held_cb, s, now - t->created,
+                &timeout);
+            if (result) {
+                send_reply(s, t->id, result);
+                remove_trigger(s, i);
+                continue;
+            }
+        }
+        i++;
+    }
+}
+
+static void
+handle_cancel(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
+{
+    const json_t *id = json_array_get(msg->params, 0);
+    for (size_t i = 0; id && i < s->n_triggers; i++) {
+        if (json_equal(s->triggers[i]->id, (json_t *) id)) {
+            send_error(s, s->triggers[i]->id, json_string("canceled"));
+            remove_trigger(s, i);
+            return;
+        }
+    }
+}
+
+/* Dispatch. */
+
+static void
+handle_request(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
+{
+    const char *method = msg->method;
+    const json_t *params = msg->params;
+
+    if (!strcmp(method, "transact")) {
+        handle_transact(s, msg);
+    } else if (!strcmp(method, "monitor")) {
+        handle_monitor(s, msg, OVSDB_MONITOR_V1);
+    } else if (!strcmp(method, "monitor_cond")) {
+        handle_monitor(s, msg, OVSDB_MONITOR_V2);
+    } else if (!strcmp(method, "monitor_cond_since")) {
+        handle_monitor(s, msg, OVSDB_MONITOR_V3);
+    } else if (!strcmp(method, "monitor_cond_change")) {
+        handle_monitor_cond_change(s, msg);
+    } else if (!strcmp(method, "monitor_cancel")) {
+        handle_monitor_cancel(s, msg);
+    } else if (!strcmp(method, "lock")) {
+        handle_lock(s, msg, false, OVSDB_LOCK_WAIT);
+    } else if (!strcmp(method, "steal")) {
+        handle_lock(s, msg, false, OVSDB_LOCK_STEAL);
+    } else if (!strcmp(method, "unlock")) {
+        handle_lock(s, msg, true, OVSDB_LOCK_WAIT);
+    } else if (!strcmp(method, "echo")) {
+        send_reply(s, msg->id, json_incref((json_t *) params));
+    } else if (!strcmp(method, "list_dbs")) {
+        send_reply(s, msg->id, ovsdb_server_list_dbs(s->server));
+    } else if (!strcmp(method, "get_schema")) {
+        struct ovsdb_error *error = NULL;
+        struct ovsdb_server_db *sdb = NULL;
+        if (json_array_size(params) != 1
+            || !json_is_string(json_array_get(params, 0))) {
+            error = params_error(params, method, "<db-name>");
+        } else {
+            sdb = lookup_db(s, params, method, &error);
+        }
+        if (error) {
+            send_ovsdb_error(s, msg->id, error);
+        } else {
+            struct ovsdb *db = ovsdb_server_db_get_ovsdb(sdb);
+            send_reply(s, msg->id,
+                       ovsdb_schema_to_json(ovsdb_get_schema(db)));
+        }
+    } else if (!strcmp(method, "get_server_id")) {
+        char uuid_s[UUID_LEN + 1];
+        uuid_to_string(ovsdb_server_get_id(s->server), uuid_s);
+        send_reply(s, msg->id, json_string(uuid_s));
+    } else if (!strcmp(method, "set_db_change_aware")) {
+        const json_t *value = json_array_get(params, 0);
+        if (json_array_size(params) != 1 || !json_is_boolean(value)) {
+            send_ovsdb_error(s, msg->id,
+                             params_error(params, method, "<boolean>"));
+        } else {
+            s->db_change_aware = json_is_true(value);
+            send_reply(s, msg->id, json_object());
+        }
+    } else {
+        send_error(s, msg->id, json_string("unknown method"));
+    }
+}
+
+static void
+handle_msg(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+    switch (msg->type) {
+    case JSONRPC_REQUEST:
+        handle_request(s, msg);
+        break;
+    case JSONRPC_NOTIFY:
+        if (!strcmp(msg->method, "cancel")) {
+            handle_cancel(s, msg);
+        }
+        break;
+    case JSONRPC_REPLY:
+    case JSONRPC_ERROR:
+        VLOG_WARN_RL(&rl, "%s: received unexpected %s message",
+                     ovsdb_session_get_name(s),
+                     jsonrpc_msg_type_to_string(msg->type));
+        break;
+    }
+}
+
+/* Forgets everything the client set up: monitors, waiting transactions,
+ * locks (as when it disconnects). */
+static void
+session_reset(struct ovsdb_session *s)
+{
+    struct session_monitor *sm, *next;
+    HMAP_FOR_EACH_SAFE (sm, next, node, &s->monitors) {
+        monitor_destroy(s, sm);
+    }
+    while (s->n_triggers) {
+        remove_trigger(s, s->n_triggers - 1);
+    }
+    while (s->n_waiters) {
+        remove_waiter(s, s->n_waiters - 1);
+    }
+    s->db_change_aware = false;
+    s->allowance = 0;
+}
+
+void
+ovsdb_session_run(struct ovsdb_session *s)
+{
+    jsonrpc_session_run(s->js);
+
+    unsigned int seqno = jsonrpc_session_get_seqno(s->js);
+    if (seqno != s->js_seqno) {
+        /* An outgoing session reconnected: the peer knows nothing of our
+         * old state. */
+        s->js_seqno = seqno;
+        session_reset(s);
+    }
+    if (!ovsdb_session_is_alive(s)) {
+        return;
+    }
+
+    run_triggers(s);
+
+    s->busy = false;
+    for (int i = 0; i < MAX_REQUESTS_PER_RUN; i++) {
+        if (s->dropped) {
+            return;
+        }
+        if (jsonrpc_session_get_backlog(s->js) >= backlog_pause) {
+            /* Flow control: read nothing more until the client reads. */
+            return;
+        }
+        struct jsonrpc_msg *msg = jsonrpc_session_recv(s->js);
+        if (!msg) {
+            break;
+        }
+        handle_msg(s, msg);
+        jsonrpc_msg_destroy(msg);
+        if (i == MAX_REQUESTS_PER_RUN - 1) {
+            s->busy = true;
+        }
+    }
+    if (!jsonrpc_session_get_backlog(s->js)) {
+        s->allowance = 0;
+    }
+}
+
+void
+ovsdb_session_wait(struct ovsdb_session *s)
+{
+    jsonrpc_session_wait(s->js);
+    if (!ovsdb_session_is_alive(s) || s->busy) {
+        poll_immediate_wake();
+        return;
+    }
+    if (jsonrpc_session_get_backlog(s->js) < backlog_pause) {
+        jsonrpc_session_recv_wait(s->js);
+    }
+    long long now = time_msec();
+    for (size_t i = 0; i < s->n_triggers; i++) {
+        const struct trigger *t = s->triggers[i];
+        if (trigger_is_due(t, now)) {
+            poll_immediate_wake();
+        } else if (t->timeout != LLONG_MAX) {
+            poll_timer_wait_until(t->created + t->timeout);
+        }
+    }
+}
+
+void
+ovsdb_session_db_removed(struct ovsdb_session *s, struct ovsdb_server_db *sdb)
+{
+    for (size_t i = 0; i < s->n_triggers;) {
+        if (s->triggers[i]->sdb == sdb) {
+            send_error(s, s->triggers[i]->id, json_string("canceled"));
+            remove_trigger(s, i);
+        } else {
+            i++;
+        }
+    }
+
+    struct session_monitor *sm, *next;
+    HMAP_FOR_EACH_SAFE (sm, next, node, &s->monitors) {
+        if (sm->sdb == sdb) {
+            if (s->db_change_aware) {
+                send_notify(s, "monitor_canceled",
+                            json_pack("[O]", sm->id));
+            } else {
+                s->dropped = true;
+            }
+            monitor_destroy(s, sm);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+/* ovsdb/session.h: one client connection of ovsdb-server: JSON-RPC
+ * dispatch of the RFC 7047 methods and Open vSwitch extensions, with the
+ * client's monitors, locks and waiting transactions.
+ *
+ * The server creates a session per accepted (or outgoing) connection and
+ * calls ovsdb_session_run() and ovsdb_session_wait() from its loop; once
+ * ovsdb_session_is_alive() is false it destroys it.
+ *
+ * Flow control: a session stops reading requests while its output backlog
+ * is large, and is dropped (and the event logged) if the backlog grows past
+ * the limit anyway, e.g. because its client stopped reading monitor
+ * updates.  Others are unaffected. */
+#ifndef OVSDB_SESSION_H
+#define OVSDB_SESSION_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct jsonrpc_session;
+struct ovsdb_server;
+struct ovsdb_server_db;
+
+struct ovsdb_session;
+
+/* Creates a session on 'js' (takes ownership) for 'server' (borrowed: must
+ * outlive the session).  Caller must free with ovsdb_session_destroy(). */
+struct ovsdb_session *ovsdb_session_create(struct ovsdb_server *server,
+                                           struct jsonrpc_session *js);
+void ovsdb_session_destroy(struct ovsdb_session *);  /* NULL is fine. */
+
+void ovsdb_session_run(struct ovsdb_session *);
+void ovsdb_session_wait(struct ovsdb_session *);
+bool ovsdb_session_is_alive(const struct ovsdb_session *);
+const char *ovsdb_session_get_name(const struct ovsdb_session *);
+
+/* Tells the session that 'sdb' is going away: its monitors and waiting
+ * transactions on it end ("monitor_canceled" to db-change-aware clients;
+ * others are disconnected). */
+void ovsdb_session_db_removed(struct ovsdb_session *,
+                              struct ovsdb_server_db *sdb);
+
+struct ovsdb_session_stats {
+    size_t n_monitors;
+    size_t n_triggers;
+    size_t backlog;             /* Bytes queued for sending. */
+};
+void ovsdb_session_get_stats(const struct ovsdb_session *,
+                             struct ovsdb_session_stats *);
+
+/* Limits: the backlog past which a session stops reading requests, and
+ * the one past which it is dropped (bytes). */
+void ovsdb_session_set_backlog_limits(size_t pause, size_t drop);
+
+#endif /* ovsdb/session.h */

@@ -1,0 +1,93 @@
+/* ovsdb/sysdb.c: the "_Server" database.  See sysdb.h. */
+#include <config.h>
+
+#include "ovsdb/sysdb.h"
+
+#include <stdlib.h>
+#include "lib/json-util.h"
+#include "lib/vlog.h"
+#include "ovsdb/error.h"
+#include "ovsdb/execution.h"
+#include "ovsdb/ovsdb.h"
+#include "ovsdb/schema.h"
+
+VLOG_DEFINE_THIS_MODULE(sysdb);
+
+/* The reference's _Server schema, version 1.2.0 (same cksum). */
+static const char server_schema[] =
+    "{\"name\":\"_Server\",\"version\":\"1.2.0\","
+    "\"cksum\":\"3009684573 744\","
+    "\"tables\":{\"Database\":{\"columns\":{"
+    "\"name\":{\"type\":\"string\"},"
+    "\"model\":{\"type\":{\"key\":{\"type\":\"string\","
+    "\"enum\":[\"set\",[\"standalone\",\"clustered\",\"relay\"]]}}},"
+    "\"connected\":{\"type\":\"boolean\"},"
+    "\"leader\":{\"type\":\"boolean\"},"
+    "\"schema\":{\"type\":{\"key\":{\"type\":\"string\"},"
+    "\"min\":0,\"max\":1}},"
+    "\"cid\":{\"type\":{\"key\":{\"type\":\"uuid\"},\"min\":0,\"max\":1}},"
+    "\"sid\":{\"type\":{\"key\":{\"type\":\"uuid\"},\"min\":0,\"max\":1}},"
+    "\"index\":{\"type\":{\"key\":{\"type\":\"integer\"},"
+    "\"min\":0,\"max\":1}}}}}}";
+
+struct ovsdb *
+ovsdb_sysdb_create(void)
+{
+    char *msg = NULL;
+    json_t *json = jsonx_from_string(server_schema, &msg);
+    struct ovsdb_schema *schema = NULL;
+    struct ovsdb_error *error = json
+        ? ovsdb_schema_from_json(json, &schema)
+        : ovsdb_error(OVSDB_E_SYNTAX, "%s", msg);
+    json_decref(json);
+    free(msg);
+    if (error) {
+        char *s = ovsdb_error_to_string_free(error);
+        VLOG_FATAL("_Server schema: %s", s);
+    }
+    return ovsdb_create(schema);
+}
+
+static void
+execute(struct ovsdb *sysdb, json_t *op)
+{
+    json_t *params = json_pack("[s o]", "_Server", op);
+    json_t *reply = ovsdb_execute(sysdb, params, false);
+    size_t i;
+    json_t *result;
+    json_array_foreach (reply, i, result) {
+        if (json_object_get(result, "error")) {
+            char *s = jsonx_to_string_sorted(reply);
+            VLOG_ERR("_Server update failed: %s", s);
+            free(s);
+            break;
+        }
+    }
+    json_decref(reply);
+    json_decref(params);
+}
+
+void
+ovsdb_sysdb_add(struct ovsdb *sysdb, const char *name,
+                const struct ovsdb_schema *schema)
+{
+    json_t *schema_json = ovsdb_schema_to_json(schema);
+    char *schema_s = jsonx_to_string_sorted(schema_json);
+    json_decref(schema_json);
+
+    json_t *row = json_pack("{s:s s:s s:b s:b s:s}",
+                            "name", name, "model", "standalone",
+                            "connected", 1, "leader", 1,
+                            "schema", schema_s);
+    free(schema_s);
+    execute(sysdb, json_pack("{s:s s:s s:o}", "op", "insert",
+                             "table", "Database", "row", row));
+}
+
+void
+ovsdb_sysdb_remove(struct ovsdb *sysdb, const char *name)
+{
+    json_t *where = json_pack("[[s s s]]", "name", "==", name);
+    execute(sysdb, json_pack("{s:s s:s s:o}", "op", "delete",
+                             "table", "Database", "where", where));
+}

@@ -1,0 +1,78 @@
+#!/bin/sh
+# tests/server/appctl.sh: the control socket commands, through the
+# reference's ovs-appctl; outputs compared with the reference server's.
+. "$OVSDB_SRCDIR/tests/server/lib.sh"
+command -v ovs-appctl >/dev/null || skip "ovs-appctl not installed"
+start_both
+
+appctl_all() {
+    # appctl_all NAME: runs the command set against server NAME.
+    a="ovs-appctl -t $PWD/$1.ctl"
+    for cmd in "ovsdb-server/list-dbs" "ovsdb-server/list-remotes" \
+               "ovsdb-server/add-remote punix:$PWD/$1-2.sock" \
+               "ovsdb-server/list-remotes" \
+               "ovsdb-server/remove-remote punix:$PWD/$1-2.sock" \
+               "ovsdb-server/remove-remote bogus:1" \
+               "ovsdb-server/list-remotes" \
+               "ovsdb-server/remove-db Nope" \
+               "ovsdb-server/remove-db _Server" \
+               "ovsdb-server/memory-trim-on-compaction on" \
+               "ovsdb-server/memory-trim-on-compaction x" \
+               "ovsdb-server/compact" \
+               "ovsdb-server/compact Nope" \
+               "ovsdb-server/remove-db Example" \
+               "ovsdb-server/list-dbs" \
+               "ovsdb-server/add-db $PWD/$1.db" \
+               "ovsdb-server/list-dbs"; do
+        rc=0
+        out=$($a $cmd 2>&1) || rc=$?
+        printf '$ %s\n%s\nrc=%s\n' "$cmd" "$out" "$rc" \
+            | sed "s|$PWD/$1|DIR/X|g; s|^ovs-appctl: .*: server|ovs-appctl: server|"
+    done
+}
+
+appctl_all ours >ours.out
+cat ours.out
+if $HAVE_REF; then
+    appctl_all ref >ref.out
+    diff -u ref.out ours.out || fail "control socket outputs differ"
+fi
+
+# memory/show: the reference's counts plus the allocator's statistics.
+ovs-appctl -t "$PWD/ours.ctl" memory/show >mem.out
+cat mem.out
+grep -q '^atoms:[0-9]* cells:[0-9]* monitors:[0-9]*' mem.out \
+    || fail "memory/show counts"
+grep -q 'allocator:[a-z]*-[0-9.]* allocated:[1-9][0-9]* resident:[0-9]* rss:[1-9][0-9]* fragmentation:[0-9.]*' mem.out \
+    || fail "memory/show allocator statistics"
+
+# vlog commands come from lib/vlog.
+ovs-appctl -t "$PWD/ours.ctl" vlog/set session:file:dbg || fail "vlog/set"
+ovs-appctl -t "$PWD/ours.ctl" vlog/list | grep -q '^session ' \
+    || fail "vlog/list shows our modules"
+
+# The transactions of a removed and re-added database are still there.
+python3 - "$PWD/ours.sock" <<'PYEOF' || fail "db re-added"
+import sys, rpc
+c = rpc.Client("unix:" + sys.argv[1])
+r = c.call("transact", ["Example", {"op": "insert", "table": "Host",
+                                    "row": {"name": "kept"}}])
+assert "uuid" in r["result"][0], r
+PYEOF
+ovs-appctl -t "$PWD/ours.ctl" ovsdb-server/remove-db Example
+ovs-appctl -t "$PWD/ours.ctl" ovsdb-server/add-db "$PWD/ours.db"
+python3 - "$PWD/ours.sock" <<'PYEOF' || fail "db contents after re-add"
+import sys, rpc
+c = rpc.Client("unix:" + sys.argv[1])
+r = c.call("transact", ["Example", {"op": "select", "table": "Host",
+                                    "where": [], "columns": ["name"]}])
+assert r["result"][0]["rows"] == [{"name": "kept"}], r
+PYEOF
+
+# exit stops the server.
+ovs-appctl -t "$PWD/ours.ctl" exit || fail "exit"
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    kill -0 "$(cat ours.pid)" 2>/dev/null || exit 0
+    sleep 0.2
+done
+fail "server still running after exit"

@@ -1,0 +1,6 @@
+#!/bin/sh
+# tests/server/monitor.sh: the "monitor" scenario of scenarios.py, against our server
+# and, when installed, the reference (transcripts must match).
+. "$OVSDB_SRCDIR/tests/server/lib.sh"
+start_both
+run_scenario monitor

@@ -1,0 +1,15 @@
+#!/bin/sh
+# tests/server/multi.sh: two databases, a unix and a TCP remote, add-db
+# and remove-db at run time.
+. "$OVSDB_SRCDIR/tests/server/lib.sh"
+command -v ovs-appctl >/dev/null || skip "ovs-appctl not installed"
+cat >second.ovsschema <<'SCHEMA'
+{"name": "Second", "version": "1.0.0",
+ "tables": {"T": {"columns": {"n": {"type": "integer"}}}}}
+SCHEMA
+create_db ovsdb-tool second.db second.ovsschema
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+start_server ours ovsdb-server ovsdb-tool "$PWD/second.db" \
+    --remote="ptcp:$port:127.0.0.1"
+python3 "$RPC_DIR/multi.py" "unix:$PWD/ours.sock" "tcp:127.0.0.1:$port" \
+    "$PWD/ours.ctl" "$PWD/second.db" || { cat ours.log; fail "multi"; }
