@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "lib/allocator.h"
 #include "lib/ds.h"
 #include "lib/jsonrpc.h"
@@ -17,6 +18,7 @@
 #include "lib/uuid.h"
 #include "lib/vlog.h"
 #include "ovsdb/error.h"
+#include "ovsdb/file.h"
 #include "ovsdb/lock.h"
 #include "ovsdb/monitor.h"
 #include "ovsdb/ovsdb.h"
@@ -108,12 +110,16 @@ server_db_create(struct ovsdb_server *srv, const char *name, struct ovsdb *db,
 static void
 server_db_destroy(struct ovsdb_server_db *sdb)
 {
-    ovsdb_monitor_hub_destroy(sdb->hub);
-    ovsdb_remove_commit_observer(sdb->db, commit_cb, sdb);
-    ovsdb_storage_close(sdb->storage);
-    ovsdb_destroy(sdb->db);
-    free(sdb->name);
-    free(sdb);
+    if (sdb) {
+        ovsdb_monitor_hub_destroy(sdb->hub);
+        if (sdb->db) {
+            ovsdb_remove_commit_observer(sdb->db, commit_cb, sdb);
+        }
+        ovsdb_storage_close(sdb->storage);
+        ovsdb_destroy(sdb->db);
+        free(sdb->name);
+        free(sdb);
+    }
 }
 
 static int
@@ -148,6 +154,7 @@ ovsdb_server_create(void)
 }
 
 static void remote_destroy(struct ovsdb_server *, struct remote *);
+static void server_db_close(struct ovsdb_server_db *);
 
 void
 ovsdb_server_destroy(struct ovsdb_server *srv)
@@ -230,9 +237,6 @@ ovsdb_server_remove_db(struct ovsdb_server *srv, const char *name)
         return ovsdb_error(OVSDB_E_SYNTAX, "no database by that name");
     }
 
-    for (size_t i = 0; i < srv->n_sessions; i++) {
-        ovsdb_session_db_removed(srv->sessions[i], sdb);
-    }
     for (size_t i = 0; i < srv->n_dbs; i++) {
         if (srv->dbs[i] == sdb) {
             memmove(&srv->dbs[i], &srv->dbs[i + 1],
@@ -241,9 +245,100 @@ ovsdb_server_remove_db(struct ovsdb_server *srv, const char *name)
             break;
         }
     }
-    ovsdb_sysdb_remove(srv->sysdb->db, name);
+    ovsdb_sysdb_remove(srv->sysdb->db, sdb->name);
+    server_db_close(sdb);
     server_db_destroy(sdb);
     return NULL;
+}
+
+/* Detaches 'sdb''s monitors, sessions and storage from its database and
+ * frees them, keeping 'sdb' itself. */
+static void
+server_db_close(struct ovsdb_server_db *sdb)
+{
+    struct ovsdb_server *srv = sdb->server;
+    for (size_t i = 0; i < srv->n_sessions; i++) {
+        ovsdb_session_db_removed(srv->sessions[i], sdb);
+    }
+    ovsdb_monitor_hub_destroy(sdb->hub);
+    ovsdb_remove_commit_observer(sdb->db, commit_cb, sdb);
+    ovsdb_storage_close(sdb->storage);
+    ovsdb_destroy(sdb->db);
+    sdb->hub = NULL;
+    sdb->storage = NULL;
+    sdb->db = NULL;
+}
+
+struct ovsdb_error *
+ovsdb_server_convert_db(struct ovsdb_server_db *sdb,
+                        struct ovsdb_schema *schema)
+{
+    struct ovsdb_server *srv = sdb->server;
+    struct ovsdb *converted = NULL;
+    struct ovsdb_error *error = NULL;
+
+    if (!sdb->storage) {
+        ovsdb_schema_destroy(schema);
+        return ovsdb_error(OVSDB_E_NOT_ALLOWED, "cannot convert %s",
+                           sdb->name);
+    }
+    error = ovsdb_file_convert(sdb->db, schema, &converted);
+    if (error) {
+        ovsdb_schema_destroy(schema);
+        return error;
+    }
+
+    /* Write the converted database beside the file, then swap the files
+     * while neither is open. */
+    char *file = xstrdup(ovsdb_storage_get_name(sdb->storage));
+    char *tmp = xasprintf("%s.convert", file);
+    unlink(tmp);
+    error = ovsdb_file_create(tmp, schema, converted, "converted by "
+                              "ovsdb-server", NULL);
+    ovsdb_destroy(converted);
+    ovsdb_schema_destroy(schema);
+    if (error) {
+        unlink(tmp);
+        free(tmp);
+        free(file);
+        return error;
+    }
+
+    server_db_close(sdb);
+    if (rename(tmp, file)) {
+        error = ovsdb_error(OVSDB_E_IO, "%s: rename failed (%s)", tmp,
+                            ovs_strerror(errno));
+        unlink(tmp);
+    }
+    struct ovsdb_error *open_error = ovsdb_storage_open(file, &sdb->storage,
+                                                        &sdb->db);
+    if (open_error) {
+        /* Cannot happen unless the disk failed under us: stop serving. */
+        char *s = ovsdb_error_to_string(open_error);
+        VLOG_ERR("%s: cannot reopen after conversion: %s", file, s);
+        free(s);
+        ovsdb_error_destroy(error);
+        error = open_error;
+        ovsdb_sysdb_remove(srv->sysdb->db, sdb->name);
+        for (size_t i = 0; i < srv->n_dbs; i++) {
+            if (srv->dbs[i] == sdb) {
+                srv->dbs[i] = srv->dbs[--srv->n_dbs];
+                break;
+            }
+        }
+        free(sdb->name);
+        free(sdb);
+    } else {
+        ovsdb_storage_set_memory_trim(sdb->storage, srv->memory_trim);
+        sdb->hub = ovsdb_monitor_hub_create(sdb->db);
+        ovsdb_add_commit_observer(sdb->db, commit_cb, sdb);
+        sdb->commit_seqno++;
+        ovsdb_sysdb_set_schema(srv->sysdb->db, sdb->name,
+                               ovsdb_get_schema(sdb->db));
+    }
+    free(tmp);
+    free(file);
+    return error;
 }
 
 const char *

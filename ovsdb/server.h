@@ -29,6 +29,7 @@ struct ovsdb;
 struct ovsdb_error;
 struct ovsdb_lock_server;
 struct ovsdb_monitor_hub;
+struct ovsdb_schema;
 struct uuid;
 
 struct ovsdb_server;
@@ -55,6 +56,15 @@ struct ovsdb_error *ovsdb_server_add_db(struct ovsdb_server *,
  * (set_db_change_aware), else they are disconnected. */
 struct ovsdb_error *ovsdb_server_remove_db(struct ovsdb_server *,
                                            const char *name)
+    WARN_UNUSED_RESULT;
+
+/* Converts 'sdb' online to 'schema' (takes ownership), whose name must be
+ * the database's: the converted contents are written to a new file that
+ * atomically replaces the database file, and the database is served from
+ * it.  Clients that monitored the old database are treated as for
+ * ovsdb_server_remove_db().  On error nothing changes. */
+struct ovsdb_error *ovsdb_server_convert_db(struct ovsdb_server_db *sdb,
+                                            struct ovsdb_schema *schema)
     WARN_UNUSED_RESULT;
 
 /* Returns database 'name', or NULL; borrowed (valid until removed). */

@@ -67,14 +67,21 @@ execute(struct ovsdb *sysdb, json_t *op)
     json_decref(params);
 }
 
+/* Returns the "schema" column's value for 'schema'; caller must free. */
+static char *
+schema_string(const struct ovsdb_schema *schema)
+{
+    json_t *schema_json = ovsdb_schema_to_json(schema);
+    char *s = jsonx_to_string_sorted(schema_json);
+    json_decref(schema_json);
+    return s;
+}
+
 void
 ovsdb_sysdb_add(struct ovsdb *sysdb, const char *name,
                 const struct ovsdb_schema *schema)
 {
-    json_t *schema_json = ovsdb_schema_to_json(schema);
-    char *schema_s = jsonx_to_string_sorted(schema_json);
-    json_decref(schema_json);
-
+    char *schema_s = schema_string(schema);
     json_t *row = json_pack("{s:s s:s s:b s:b s:s}",
                             "name", name, "model", "standalone",
                             "connected", 1, "leader", 1,
@@ -82,6 +89,19 @@ ovsdb_sysdb_add(struct ovsdb *sysdb, const char *name,
     free(schema_s);
     execute(sysdb, json_pack("{s:s s:s s:o}", "op", "insert",
                              "table", "Database", "row", row));
+}
+
+void
+ovsdb_sysdb_set_schema(struct ovsdb *sysdb, const char *name,
+                       const struct ovsdb_schema *schema)
+{
+    char *schema_s = schema_string(schema);
+    json_t *where = json_pack("[[s s s]]", "name", "==", name);
+    json_t *row = json_pack("{s:s}", "schema", schema_s);
+    free(schema_s);
+    execute(sysdb, json_pack("{s:s s:s s:o s:o}", "op", "update",
+                             "table", "Database", "where", where,
+                             "row", row));
 }
 
 void

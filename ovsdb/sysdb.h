@@ -19,6 +19,10 @@ struct ovsdb *ovsdb_sysdb_create(void);
 void ovsdb_sysdb_add(struct ovsdb *sysdb, const char *name,
                      const struct ovsdb_schema *schema);
 
+/* Sets the schema of database 'name' in its row (after a conversion). */
+void ovsdb_sysdb_set_schema(struct ovsdb *sysdb, const char *name,
+                            const struct ovsdb_schema *schema);
+
 /* Deletes the row for database 'name', if any. */
 void ovsdb_sysdb_remove(struct ovsdb *sysdb, const char *name);
 

@@ -64,7 +64,8 @@ EXTRA_DIST += tests/server/rpc.py tests/server/scenarios.py \
 	tests/server/clients.sh tests/server/locks.sh \
 	tests/server/malformed.sh tests/server/monitor.sh \
 	tests/server/multi.sh tests/server/probe.sh tests/server/serverdb.sh \
-	tests/server/since.sh tests/server/slow-reader.sh tests/server/wait.sh
+	tests/server/since.sh tests/server/slow-reader.sh tests/server/wait.sh \
+	tests/server/convert.sh
 
 # (client) tests go below.
 check_PROGRAMS += tests/unit/test-table-format

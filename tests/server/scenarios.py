@@ -363,6 +363,54 @@ def scenario_serverdb(remote):
         "row": {"name": "x", "model": "standalone"}}])["result"][0]["error"])
 
 
+def scenario_convert(remote):
+    c = Client(remote)
+    insert_host(c, "a", "host-a", address=["set", ["x"]])
+    schema = ok(c.call("get_schema", [DB]))
+    new = json.loads(json.dumps(schema))
+    new["version"] = "1.1.0"
+    new["tables"]["Host"]["columns"]["extra"] = {"type": "integer"}
+    del new["tables"]["Host"]["columns"]["address"]
+
+    aware = Client(remote)
+    ok(aware.call("set_db_change_aware", [True]))
+    ok(aware.call("monitor_cond", [DB, "m", {"Host": [{"columns": ["name"]}]}]))
+    watcher = Client(remote)
+    ok(watcher.call("set_db_change_aware", [True]))
+    init = ok(watcher.call("monitor_cond", ["_Server", "s", {
+        "Database": [{"columns": ["name", "schema"]}]}]))
+    for u, row in init["Database"].items():
+        T.name(u, "db-" + row["initial"]["name"])
+
+    T.show("convert", c.call("convert", [DB, new]))
+    T.show("aware notes", aware.no_notify())
+    # We tell _Server monitors about the new schema; the reference 3.1
+    # leaves the old schema in _Server for standalone databases.
+    n = (watcher.wait_notify("update2", timeout=5) if not REF else
+         {"params": [None, {"Database": {"x": {"modify": {"schema": json.dumps(new)}}}}]})
+    rows = n["params"][1]["Database"]
+    # A modify of the optional "schema" column is a set diff: old and new.
+    texts = [r[k]["schema"] for r in rows.values()
+             for k in r if k in ("insert", "modify")]
+    texts = [t for v in texts
+             for t in (v[1] if isinstance(v, list) else [v])]
+    schemas = [json.loads(t) for t in texts]
+    check(any(sc["version"] == "1.1.0" for sc in schemas),
+          "_Server shows the new schema: %r" % n)
+
+    c = Client(remote)
+    T.show("new schema version", ok(c.call("get_schema", [DB]))["version"])
+    T.show("rows kept", txn(c, {"op": "select", "table": "Host", "where": [],
+                                "columns": ["name", "extra"]}))
+    T.show("dropped column", txn(c, {"op": "select", "table": "Host",
+                                     "where": [], "columns": ["address"]}))
+    bad = dict(new, name="Other")
+    T.show("name mismatch", c.call("convert", [DB, bad]))
+    T.show("unknown db", c.call("convert", ["Nope", new])["error"]["error"])
+    T.show("bad schema", c.call("convert", [DB, {"bad": 1}])["error"]["error"])
+    T.show("convert _Server", c.call("convert", ["_Server", new]))
+
+
 SCENARIOS = {name[len("scenario_"):]: fn
              for name, fn in globals().items() if name.startswith("scenario_")}
 
