@@ -38,6 +38,12 @@ static int signal_fds[2] = { -1, -1 };
 static bool inited;
 static bool hooks_ran;
 
+/* The process whose hooks these are.  A child forked without calling
+ * fatal_signal_fork() (a compaction child, say) dies by its signals at
+ * once and runs no hooks at exit, so it can never remove its parent's
+ * sockets or pidfile. */
+static pid_t owner_pid;
+
 static void atexit_handler(void);
 static void unlink_files(void *aux);
 
@@ -46,6 +52,12 @@ fatal_signal_handler(int sig_nr)
 {
     int saved_errno = errno;
     ssize_t retval OVS_UNUSED;
+    if (getpid() != owner_pid) {
+        signal(sig_nr, SIG_DFL);
+        raise(sig_nr);
+        errno = saved_errno;
+        return;
+    }
     stored_sig_nr = sig_nr;
     retval = write(signal_fds[1], "", 1);
     errno = saved_errno;
@@ -58,6 +70,7 @@ fatal_signal_init(void)
         return;
     }
     inited = true;
+    owner_pid = getpid();
 
     if (pipe(signal_fds)) {
         ovs_fatal(errno, "could not create pipe");
@@ -118,7 +131,9 @@ call_hooks(bool at_exit)
 static void
 atexit_handler(void)
 {
-    call_hooks(true);
+    if (getpid() == owner_pid) {
+        call_hooks(true);
+    }
 }
 
 void
@@ -151,6 +166,7 @@ fatal_signal_wait(void)
 void
 fatal_signal_fork(void)
 {
+    owner_pid = getpid();
     for (size_t i = 0; i < n_hooks; i++) {
         if (hooks[i].cancel_cb) {
             hooks[i].cancel_cb(hooks[i].aux);

@@ -35,7 +35,11 @@ void fatal_signal_run(void);
 /* Wakes poll_block() when a fatal signal arrives. */
 void fatal_signal_wait(void);
 
-/* Call in a forked child that should not remove the parent's files. */
+/* Call in a forked child that takes over as the program (lib/daemon's
+ * --detach does): it forgets the files registered so far and runs the
+ * hooks' cancel callbacks, then handles signals and exit like its parent.
+ * A child that does not call this dies by fatal signals at once and runs
+ * no hooks at exit, so it never removes its parent's files. */
 void fatal_signal_fork(void);
 
 #endif /* lib/fatal-signal.h */

@@ -91,6 +91,7 @@ main(int argc OVS_UNUSED, char *argv[])
     CHECK_INTEQ(pipe(sync), 0);
     pid_t pid = fork();
     if (!pid) {
+        fatal_signal_fork();
         fatal_signal_add_file_to_unlink(path);
         if (write(sync[1], "", 1) != 1) {
             _exit(1);
@@ -111,6 +112,35 @@ main(int argc OVS_UNUSED, char *argv[])
     CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
     struct stat st;
     CHECK(stat(path, &st) < 0 && errno == ENOENT);
+
+    /* A child that did not take over with fatal_signal_fork() never
+     * removes its parent's files: not at exit()... */
+    char path2[] = "/tmp/test-poll-loop.XXXXXX";
+    fd = mkstemp(path2);
+    CHECK(fd >= 0);
+    close(fd);
+    fatal_signal_add_file_to_unlink(path2);
+    pid = fork();
+    if (!pid) {
+        exit(0);
+    }
+    CHECK(waitpid(pid, &status, 0) == pid);
+    CHECK_INTEQ(stat(path2, &st), 0);
+
+    /* ...nor on a signal, which kills it at once, outside any loop. */
+    pid = fork();
+    if (!pid) {
+        for (;;) {
+            pause();
+        }
+    }
+    usleep(20000);
+    kill(pid, SIGTERM);
+    CHECK(waitpid(pid, &status, 0) == pid);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+    CHECK_INTEQ(stat(path2, &st), 0);
+    CHECK_INTEQ(fatal_signal_unlink_file_now(path2), 0);
+    CHECK(stat(path2, &st) < 0 && errno == ENOENT);
 
     return check_report("test-poll-loop");
 }
