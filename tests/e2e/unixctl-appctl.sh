@@ -68,7 +68,7 @@ pid3=$(cat test.pid)
 
 # SIGTERM: clean exit removes socket and pidfile.
 kill "$pid"
-for i in 1 2 3 4 5 6 7 8 9 10; do
+for i in $(seq 50); do
     alive "$pid" || break
     sleep 0.1
 done

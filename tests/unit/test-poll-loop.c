@@ -37,17 +37,19 @@ main(int argc OVS_UNUSED, char *argv[])
     CHECK(time_msec() >= a);
 
     /* Timers: the earliest wins. */
-    poll_timer_wait(500);
+    poll_timer_wait(5000);
     poll_timer_wait(50);
     long long elapsed = timed_block();
-    CHECK(elapsed >= 50 && elapsed < 450);
+    CHECK(elapsed >= 50 && elapsed < 2500);
 
+    /* "At once" is checked against a 10 s timer, with room for a loaded
+     * machine. */
     poll_timer_wait_until(time_msec() - 1000);
-    CHECK(timed_block() < 50);
+    CHECK(timed_block() < 2500);
 
     poll_timer_wait(10000);
     poll_immediate_wake();
-    CHECK(timed_block() < 50);
+    CHECK(timed_block() < 2500);
 
     /* Many fds, some registered twice with different events; one ready. */
     enum { N = 100 };
@@ -60,8 +62,8 @@ main(int argc OVS_UNUSED, char *argv[])
         poll_fd_wait(fds[i][0], POLLIN);
     }
     CHECK_INTEQ(write(fds[N - 1][1], "x", 1), 1);
-    poll_timer_wait(5000);
-    CHECK(timed_block() < 1000);
+    poll_timer_wait(10000);
+    CHECK(timed_block() < 2500);
 
     /* Registrations are gone: the readable pipe no longer wakes us. */
     poll_timer_wait(40);
@@ -71,8 +73,8 @@ main(int argc OVS_UNUSED, char *argv[])
     /* POLLOUT on a writable pipe wakes at once; POLLIN on an empty one
      * does not. */
     poll_fd_wait(fds[0][1], POLLOUT);
-    poll_timer_wait(5000);
-    CHECK(timed_block() < 1000);
+    poll_timer_wait(10000);
+    CHECK(timed_block() < 2500);
     poll_fd_wait(fds[0][0], POLLIN);
     poll_timer_wait(30);
     CHECK(timed_block() >= 30);

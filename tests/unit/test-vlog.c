@@ -210,7 +210,7 @@ test_file_and_console(void)
     vlog_set_pattern(VLF_FILE, "%c|%p|%m");
 
     /* Rate limiting: a burst of 3, then drops, then a summary. */
-    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(600, 3);
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(120, 3);
     for (int i = 0; i < 10; i++) {
         VLOG_WARN_RL(&rl, "burst %d", i);
     }
@@ -218,7 +218,7 @@ test_file_and_console(void)
     CHECK(strstr(text, "burst 2\n") != NULL);
     CHECK(strstr(text, "burst 3\n") == NULL);
     free(text);
-    usleep(250 * 1000);         /* 600/min = 1 per 100 ms. */
+    usleep(600 * 1000);         /* 120/min = 1 per 500 ms. */
     VLOG_WARN_RL(&rl, "after pause");
     text = slurp(log);
     CHECK(strstr(text, "test_vlog|WARN|Dropped 7 log messages in last ")
