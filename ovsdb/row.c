@@ -162,38 +162,81 @@ ovsdb_row_equal_columns(const struct ovsdb_row *a, const struct ovsdb_row *b,
     return true;
 }
 
+static struct ovsdb_error *parse_member(struct ovsdb_row *, const json_t *,
+                                       const char *name, const json_t *value,
+                                       struct ovsdb_symbol_table *,
+                                       struct ovsdb_column_set *);
+
 struct ovsdb_error *
 ovsdb_row_from_json(struct ovsdb_row *row, const json_t *json,
                     struct ovsdb_symbol_table *symtab,
                     struct ovsdb_column_set *columns)
 {
-    const struct ovsdb_table_schema *ts = row->table->schema;
     if (!json_is_object(json)) {
         return ovsdb_syntax_error(json, OVSDB_E_SYNTAX, "row must be JSON "
                                   "object");
     }
 
-    const char *name;
-    json_t *value;
-    json_object_foreach ((json_t *) json, name, value) {
-        const struct ovsdb_column *column;
-        column = ovsdb_table_schema_find_column(ts, name);
-        if (!column) {
-            return ovsdb_syntax_error(json, OVSDB_E_UNKNOWN_COLUMN,
-                                      "No column %s in table %s.", name,
-                                      ts->name);
-        }
-        struct ovsdb_datum datum;
-        struct ovsdb_error *error = ovsdb_datum_from_json(
-            &datum, &column->type, value, symtab);
+    /* Visit the members in the order the reference does (its JSON objects
+     * are hash maps), so that a row with several bad columns reports the
+     * same one. */
+    struct member {
+        struct hmap_node node;
+        const char *name;
+        const json_t *value;
+    };
+    size_t n = json_object_size(json);
+    struct member small[8];
+    struct member *members = n <= ARRAY_SIZE(small)
+                             ? small : xmalloc(n * sizeof *members);
+    struct hmap order = HMAP_INITIALIZER(&order);
+    const char *key;
+    json_t *val;
+    size_t i = 0;
+    json_object_foreach ((json_t *) json, key, val) {
+        members[i].name = key;
+        members[i].value = val;
+        hmap_insert(&order, &members[i].node, hash_string(key, 0));
+        i++;
+    }
+
+    struct ovsdb_error *error = NULL;
+    const struct member *m;
+    HMAP_FOR_EACH (m, node, &order) {
+        error = parse_member(row, json, m->name, m->value, symtab, columns);
         if (error) {
-            return error;
+            break;
         }
-        ovsdb_datum_move(&row->fields[column->index], &datum,
-                         &column->type);
-        if (columns && !ovsdb_column_set_contains(columns, column->index)) {
-            ovsdb_column_set_add(columns, column);
-        }
+    }
+    hmap_destroy(&order);
+    if (members != small) {
+        free(members);
+    }
+    return error;
+}
+
+static struct ovsdb_error *
+parse_member(struct ovsdb_row *row, const json_t *json, const char *name,
+             const json_t *value, struct ovsdb_symbol_table *symtab,
+             struct ovsdb_column_set *columns)
+{
+    const struct ovsdb_table_schema *ts = row->table->schema;
+    const struct ovsdb_column *column = ovsdb_table_schema_find_column(ts,
+                                                                       name);
+    if (!column) {
+        return ovsdb_syntax_error(json, OVSDB_E_UNKNOWN_COLUMN,
+                                  "No column %s in table %s.", name,
+                                  ts->name);
+    }
+    struct ovsdb_datum datum;
+    struct ovsdb_error *error = ovsdb_datum_from_json(&datum, &column->type,
+                                                      value, symtab);
+    if (error) {
+        return error;
+    }
+    ovsdb_datum_move(&row->fields[column->index], &datum, &column->type);
+    if (columns && !ovsdb_column_set_contains(columns, column->index)) {
+        ovsdb_column_set_add(columns, column);
     }
     return NULL;
 }

@@ -389,6 +389,39 @@ main(void)
     CHECK(ovsdb_table_n_rows(tb) == 0);      /* Garbage collected. */
     ovsdb_destroy(db3);
 
+    /* With several bad columns, the error is the one the reference's hash
+     * order visits first, not the first in the JSON text. */
+    json_t *sj = jsonx_from_string(
+        "{\"name\":\"t\",\"tables\":{\"T\":{\"columns\":{"
+        "\"i\":{\"type\":{\"key\":{\"type\":\"integer\",\"maxInteger\":10}}},"
+        "\"b\":{\"type\":\"boolean\"},"
+        "\"e\":{\"type\":{\"key\":{\"type\":\"string\",\"enum\":"
+        "[\"set\",[\"a\",\"b\"]]},\"min\":0,\"max\":2}}}}}}", NULL);
+    struct ovsdb_schema *schema4;
+    CHECK(!ovsdb_schema_from_json(sj, &schema4));
+    json_decref(sj);
+    struct ovsdb *db4 = ovsdb_create(schema4);
+    static const struct {
+        const char *row, *error;
+    } order[] = {
+        { "{\"b\":1,\"e\":\"c\"}", "c is not one of the allowed values" },
+        { "{\"e\":\"c\",\"b\":1}", "c is not one of the allowed values" },
+        { "{\"i\":11,\"zz\":1}", "No column zz in table T." },
+        { "{\"zz\":1,\"i\":11}", "No column zz in table T." },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+        char *ops = xasprintf("{\"op\":\"insert\",\"table\":\"T\","
+                              "\"row\":%s}", order[i].row);
+        s = run(db4, ops);
+        if (!strstr(s, order[i].error)) {
+            fprintf(stderr, "%s: got %s\n", order[i].row, s);
+            CHECK(false);
+        }
+        free(s);
+        free(ops);
+    }
+    ovsdb_destroy(db4);
+
     ovsdb_destroy(copy);
     ovsdb_destroy(db2);
     ovsdb_destroy(db);
