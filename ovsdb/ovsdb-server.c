@@ -17,6 +17,7 @@
 #include "lib/util.h"
 #include "lib/vlog.h"
 #include "ovsdb/error.h"
+#include "ovsdb/remotes.h"
 #include "ovsdb/server.h"
 #include "ovsdb/version.h"
 
@@ -26,6 +27,7 @@ struct options {
     char **remotes;
     size_t n_remotes;
     const char *unixctl_path;
+    struct ovsdb_ssl_config ssl;    /* Values may be "db:" specs. */
 };
 
 /* State of the control socket commands. */
@@ -117,7 +119,7 @@ parse_options(int argc, char *argv[], struct options *opts)
             break;
         DAEMON_OPTION_HANDLERS
         VLOG_OPTION_HANDLERS
-        STREAM_SSL_OPTION_HANDLERS
+        OVSDB_SSL_CONFIG_OPTION_HANDLERS(&opts->ssl, c)
         case '?':
             exit(EXIT_FAILURE);
         default:
@@ -311,7 +313,7 @@ register_commands(struct ctl_state *ctl)
 int
 main(int argc, char *argv[])
 {
-    struct options opts = { NULL, 0, NULL };
+    struct options opts = { .remotes = NULL };
 
     set_program_name(argv[0]);
     parse_options(argc, argv, &opts);
@@ -336,6 +338,7 @@ main(int argc, char *argv[])
             ovs_fatal(0, "%s", s);
         }
     }
+    ovsdb_server_set_ssl_config(ctl.srv, &opts.ssl);
     for (size_t i = 0; i < opts.n_remotes; i++) {
         ovsdb_server_add_remote(ctl.srv, opts.remotes[i]);
     }
@@ -375,6 +378,7 @@ main(int argc, char *argv[])
     unixctl_server_run(unixctl);
     unixctl_server_destroy(unixctl);
     ovsdb_server_destroy(ctl.srv);
+    ovsdb_ssl_config_destroy(&opts.ssl);
     free(ctl.compacts);
     free(opts.remotes);
     free(default_db);

@@ -21,6 +21,7 @@
 #include "ovsdb/file.h"
 #include "ovsdb/lock.h"
 #include "ovsdb/monitor.h"
+#include "ovsdb/remotes.h"
 #include "ovsdb/ovsdb.h"
 #include "ovsdb/schema.h"
 #include "ovsdb/session.h"
@@ -45,12 +46,25 @@ struct ovsdb_server_db {
     unsigned long long commit_seqno;
 };
 
+/* One target the server listens on or connects to, with its options (from
+ * the command line, or from a database for "db:" remotes). */
 struct remote {
-    char *name;
+    char *name;                     /* The target, e.g. "ptcp:6640". */
+    int probe_interval;             /* Inactivity probe, msec; 0 off. */
+    int max_backoff;                /* Reconnect back-off, msec (active). */
+    bool read_only;                 /* Only read-only transactions. */
+    char *role;                     /* RBAC role, or NULL. */
     struct pstream *listener;       /* Passive remote, once open. */
     struct ovsdb_session *session;  /* Active remote. */
     long long retry_at;             /* Passive remote not open yet. */
     int last_error;
+};
+
+/* A client session and the remote it came from (NULL once that remote is
+ * gone). */
+struct server_session {
+    struct ovsdb_session *session;
+    struct remote *remote;
 };
 
 struct ovsdb_server {
@@ -58,10 +72,17 @@ struct ovsdb_server {
     size_t n_dbs;
     struct ovsdb_server_db *sysdb;  /* "_Server". */
 
-    struct remote **remotes;
+    char **specs;                   /* --remote and add-remote arguments. */
+    size_t n_specs;
+    struct ovsdb_remotes resolved;  /* What 'specs' said last time. */
+    bool remotes_dirty;             /* 'specs' changed since. */
+    unsigned long long remotes_seqno;   /* Sum of commit seqnos then. */
+    struct remote **remotes;        /* One per target of 'resolved'. */
     size_t n_remotes;
+    const struct ovsdb_ssl_config *ssl;     /* TLS options, or NULL. */
+    long long next_ssl;             /* When to apply 'ssl' again. */
 
-    struct ovsdb_session **sessions;
+    struct server_session *sessions;
     size_t n_sessions, allocated_sessions;
 
     struct ovsdb_lock_server *lock_server;
@@ -135,6 +156,7 @@ ovsdb_server_create(void)
 {
     struct ovsdb_server *srv = xzalloc(sizeof *srv);
     srv->lock_server = ovsdb_lock_server_create();
+    ovsdb_remotes_init(&srv->resolved);
     uuid_generate(&srv->id);
 
     /* Test hooks (not in the reference): force the inactivity probe
@@ -166,8 +188,13 @@ ovsdb_server_destroy(struct ovsdb_server *srv)
         remote_destroy(srv, srv->remotes[--srv->n_remotes]);
     }
     free(srv->remotes);
+    for (size_t i = 0; i < srv->n_specs; i++) {
+        free(srv->specs[i]);
+    }
+    free(srv->specs);
+    ovsdb_remotes_destroy(&srv->resolved);
     for (size_t i = 0; i < srv->n_sessions; i++) {
-        ovsdb_session_destroy(srv->sessions[i]);
+        ovsdb_session_destroy(srv->sessions[i].session);
     }
     free(srv->sessions);
     for (size_t i = 0; i < srv->n_dbs; i++) {
@@ -258,7 +285,7 @@ server_db_close(struct ovsdb_server_db *sdb)
 {
     struct ovsdb_server *srv = sdb->server;
     for (size_t i = 0; i < srv->n_sessions; i++) {
-        ovsdb_session_db_removed(srv->sessions[i], sdb);
+        ovsdb_session_db_removed(srv->sessions[i].session, sdb);
     }
     ovsdb_monitor_hub_destroy(sdb->hub);
     ovsdb_remove_commit_observer(sdb->db, commit_cb, sdb);
@@ -367,15 +394,17 @@ ovsdb_server_db_get_commit_seqno(const struct ovsdb_server_db *sdb)
 
 json_t *
 ovsdb_server_db_transact(struct ovsdb_server_db *sdb, const json_t *params,
-                         ovsdb_lock_held_cb *lock_held, void *lock_aux,
-                         long long elapsed_msec, long long *timeout_msec)
+                         bool read_only, ovsdb_lock_held_cb *lock_held,
+                         void *lock_aux, ovsdb_authorize_cb *authorize,
+                         void *authorize_aux, long long elapsed_msec,
+                         long long *timeout_msec)
 {
     bool durable = false;
     json_t *result = NULL;
-    bool read_only = sdb == sdb->server->sysdb;
-    struct ovsdb_txn *txn = ovsdb_execute_compose(
-        sdb->db, params, read_only, lock_held, lock_aux, elapsed_msec,
-        timeout_msec, &durable, &result);
+    struct ovsdb_txn *txn = ovsdb_execute_compose_authorized(
+        sdb->db, params, read_only || sdb == sdb->server->sysdb, lock_held,
+        lock_aux, authorize, authorize_aux, elapsed_msec, timeout_msec,
+        &durable, &result);
     if (txn) {
         struct ovsdb_error *error = ovsdb_txn_precommit(txn);
         if (!error && sdb->storage) {
@@ -435,23 +464,40 @@ ovsdb_server_set_memory_trim(struct ovsdb_server *srv, bool trim)
 
 /* Sessions. */
 
+/* Applies 'r''s options to session 'ss' (r may be NULL). */
 static void
-add_session(struct ovsdb_server *srv, struct jsonrpc_session *js)
+session_apply_options(const struct ovsdb_server *srv,
+                      struct server_session *ss, const struct remote *r)
 {
-    if (srv->probe_interval >= 0) {
-        jsonrpc_session_set_probe_interval(js, srv->probe_interval);
+    ss->remote = (struct remote *) r;
+    ovsdb_session_set_options(ss->session, r && r->read_only,
+                              r ? r->role : NULL);
+    int probe = srv->probe_interval >= 0 ? srv->probe_interval
+                : r ? r->probe_interval : -1;
+    if (probe >= 0) {
+        ovsdb_session_set_probe_interval(ss->session, probe);
     }
+}
+
+static struct ovsdb_session *
+add_session(struct ovsdb_server *srv, struct jsonrpc_session *js,
+            const struct remote *r)
+{
     if (srv->n_sessions >= srv->allocated_sessions) {
         srv->sessions = x2nrealloc(srv->sessions, &srv->allocated_sessions,
                                    sizeof *srv->sessions);
     }
-    srv->sessions[srv->n_sessions++] = ovsdb_session_create(srv, js);
+    struct server_session *ss = &srv->sessions[srv->n_sessions++];
+    ss->session = ovsdb_session_create(srv, js);
+    session_apply_options(srv, ss, r);
+    return ss->session;
 }
 
-static struct ovsdb_session *
-last_session(const struct ovsdb_server *srv)
+static void
+remove_session(struct ovsdb_server *srv, size_t i)
 {
-    return srv->sessions[srv->n_sessions - 1];
+    ovsdb_session_destroy(srv->sessions[i].session);
+    srv->sessions[i] = srv->sessions[--srv->n_sessions];
 }
 
 /* Remotes. */
@@ -478,57 +524,164 @@ remote_try_open(struct remote *r)
     }
 }
 
-bool
-ovsdb_server_add_remote(struct ovsdb_server *srv, const char *name)
+/* Copies the options of 'o' into 'r' and onto its sessions. */
+static void
+remote_set_options(struct ovsdb_server *srv, struct remote *r,
+                   const struct ovsdb_remote_options *o)
 {
-    for (size_t i = 0; i < srv->n_remotes; i++) {
-        if (!strcmp(srv->remotes[i]->name, name)) {
-            return false;
+    r->probe_interval = o->probe_interval;
+    r->max_backoff = o->max_backoff;
+    r->read_only = o->read_only;
+    free(r->role);
+    r->role = o->role && o->role[0] ? xstrdup(o->role) : NULL;
+    for (size_t i = 0; i < srv->n_sessions; i++) {
+        if (srv->sessions[i].remote == r) {
+            session_apply_options(srv, &srv->sessions[i], r);
         }
     }
+    if (r->session) {
+        ovsdb_session_set_backoff(r->session, r->max_backoff);
+    }
+}
 
+static struct remote *
+remote_create(struct ovsdb_server *srv, const struct ovsdb_remote_options *o)
+{
     struct remote *r = xzalloc(sizeof *r);
-    r->name = xstrdup(name);
-    if (remote_is_active(name)) {
-        add_session(srv, jsonrpc_session_open(name, true));
-        r->session = last_session(srv);
+    r->name = xstrdup(o->target);
+    if (remote_is_active(r->name)) {
+        r->session = add_session(srv, jsonrpc_session_open(r->name, true),
+                                 r);
     } else {
         remote_try_open(r);
     }
+    remote_set_options(srv, r, o);
     srv->remotes = xrealloc(srv->remotes,
                             (srv->n_remotes + 1) * sizeof *srv->remotes);
     srv->remotes[srv->n_remotes++] = r;
-    return true;
+    return r;
 }
 
-static void
-remove_session(struct ovsdb_server *srv, size_t i)
-{
-    ovsdb_session_destroy(srv->sessions[i]);
-    srv->sessions[i] = srv->sessions[--srv->n_sessions];
-}
-
+/* Frees 'r' and closes its sessions, as the reference does. */
 static void
 remote_destroy(struct ovsdb_server *srv, struct remote *r)
 {
     pstream_close(r->listener);
-    for (size_t i = 0; r->session && i < srv->n_sessions; i++) {
-        if (srv->sessions[i] == r->session) {
+    for (size_t i = 0; i < srv->n_sessions;) {
+        if (srv->sessions[i].remote == r) {
             remove_session(srv, i);
-            break;
+        } else {
+            i++;
         }
     }
+    free(r->role);
     free(r->name);
     free(r);
 }
 
-bool
-ovsdb_server_remove_remote(struct ovsdb_server *srv, const char *name)
+static struct ovsdb *
+find_db_cb(const char *name, void *srv_)
 {
-    for (size_t i = 0; i < srv->n_remotes; i++) {
-        if (!strcmp(srv->remotes[i]->name, name)) {
-            remote_destroy(srv, srv->remotes[i]);
+    struct ovsdb_server_db *sdb = ovsdb_server_find_db(srv_, name);
+    return sdb ? sdb->db : NULL;
+}
+
+static unsigned long long
+sum_commit_seqnos(const struct ovsdb_server *srv)
+{
+    unsigned long long sum = 0;
+    for (size_t i = 0; i < srv->n_dbs; i++) {
+        sum += srv->dbs[i]->commit_seqno;
+    }
+    return sum + srv->n_dbs;
+}
+
+static bool
+have_db_specs(const struct ovsdb_server *srv)
+{
+    for (size_t i = 0; i < srv->n_specs; i++) {
+        if (ovsdb_remotes_is_db_spec(srv->specs[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Resolves the remote specs (reading "db:" ones from their databases) and
+ * opens, closes and reconfigures remotes to match. */
+static void
+reconfigure_remotes(struct ovsdb_server *srv)
+{
+    struct ds errors = DS_EMPTY_INITIALIZER;
+    struct ovsdb_remotes now;
+    ovsdb_remotes_init(&now);
+    ovsdb_remotes_collect(&now, (const char *const *) srv->specs,
+                          srv->n_specs, find_db_cb, srv, &errors);
+    if (errors.length) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+        ds_chomp(&errors, '\n');
+        VLOG_WARN_RL(&rl, "%s", ds_cstr(&errors));
+    }
+    ds_destroy(&errors);
+
+    srv->remotes_dirty = false;
+    srv->remotes_seqno = sum_commit_seqnos(srv);
+    if (ovsdb_remotes_equal(&now, &srv->resolved)) {
+        ovsdb_remotes_destroy(&now);
+        return;
+    }
+
+    for (size_t i = 0; i < srv->n_remotes;) {
+        struct remote *r = srv->remotes[i];
+        const struct ovsdb_remote_options *o = ovsdb_remotes_find(&now,
+                                                                  r->name);
+        if (!o) {
+            remote_destroy(srv, r);
             srv->remotes[i] = srv->remotes[--srv->n_remotes];
+        } else {
+            remote_set_options(srv, r, o);
+            i++;
+        }
+    }
+    const struct ovsdb_remote_options **sorted = ovsdb_remotes_sort(&now);
+    for (size_t i = 0; i < ovsdb_remotes_count(&now); i++) {
+        size_t j;
+        for (j = 0; j < srv->n_remotes; j++) {
+            if (!strcmp(srv->remotes[j]->name, sorted[i]->target)) {
+                break;
+            }
+        }
+        if (j >= srv->n_remotes) {
+            remote_create(srv, sorted[i]);
+        }
+    }
+    free(sorted);
+    ovsdb_remotes_swap(&now, &srv->resolved);
+    ovsdb_remotes_destroy(&now);
+}
+
+bool
+ovsdb_server_add_remote(struct ovsdb_server *srv, const char *spec)
+{
+    for (size_t i = 0; i < srv->n_specs; i++) {
+        if (!strcmp(srv->specs[i], spec)) {
+            return false;
+        }
+    }
+    srv->specs = xrealloc(srv->specs, (srv->n_specs + 1) * sizeof *srv->specs);
+    srv->specs[srv->n_specs++] = xstrdup(spec);
+    reconfigure_remotes(srv);
+    return true;
+}
+
+bool
+ovsdb_server_remove_remote(struct ovsdb_server *srv, const char *spec)
+{
+    for (size_t i = 0; i < srv->n_specs; i++) {
+        if (!strcmp(srv->specs[i], spec)) {
+            free(srv->specs[i]);
+            srv->specs[i] = srv->specs[--srv->n_specs];
+            reconfigure_remotes(srv);
             return true;
         }
     }
@@ -546,15 +699,36 @@ compare_strings(const void *a_, const void *b_)
 void
 ovsdb_server_put_remotes(const struct ovsdb_server *srv, struct ds *out)
 {
-    const char **names = xcalloc(srv->n_remotes + 1, sizeof *names);
-    for (size_t i = 0; i < srv->n_remotes; i++) {
-        names[i] = srv->remotes[i]->name;
+    char **specs = xmemdup(srv->specs, (srv->n_specs + 1) * sizeof *specs);
+    qsort(specs, srv->n_specs, sizeof *specs, compare_strings);
+    for (size_t i = 0; i < srv->n_specs; i++) {
+        ds_put_format(out, "%s\n", specs[i]);
     }
-    qsort(names, srv->n_remotes, sizeof *names, compare_strings);
-    for (size_t i = 0; i < srv->n_remotes; i++) {
-        ds_put_format(out, "%s\n", names[i]);
+    free(specs);
+}
+
+/* Hands the TLS options to lib/stream-ssl; PKI files may come from the
+ * database or change on disk, so this runs about once a second. */
+static void
+apply_ssl(struct ovsdb_server *srv)
+{
+    struct ds errors = DS_EMPTY_INITIALIZER;
+    ovsdb_ssl_config_apply(srv->ssl, find_db_cb, srv, &errors);
+    if (errors.length) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+        ds_chomp(&errors, '\n');
+        VLOG_WARN_RL(&rl, "%s", ds_cstr(&errors));
     }
-    free(names);
+    ds_destroy(&errors);
+    srv->next_ssl = time_msec() + 1000;
+}
+
+void
+ovsdb_server_set_ssl_config(struct ovsdb_server *srv,
+                            const struct ovsdb_ssl_config *ssl)
+{
+    srv->ssl = ssl;
+    apply_ssl(srv);
 }
 
 struct ovsdb_lock_server *
@@ -588,7 +762,7 @@ accept_connections(struct ovsdb_server *srv, struct remote *r)
             return;
         }
         add_session(srv, jsonrpc_session_open_unreliably(
-                             jsonrpc_open(stream)));
+                             jsonrpc_open(stream)), r);
     }
     poll_immediate_wake();
 }
@@ -598,20 +772,39 @@ ovsdb_server_run(struct ovsdb_server *srv)
 {
     long long now = time_msec();
 
+    if (srv->remotes_dirty
+        || (srv->remotes_seqno != sum_commit_seqnos(srv)
+            && have_db_specs(srv))) {
+        reconfigure_remotes(srv);
+    }
+    if (srv->ssl && now >= srv->next_ssl) {
+        apply_ssl(srv);
+    }
+
     for (size_t i = 0; i < srv->n_remotes; i++) {
         struct remote *r = srv->remotes[i];
         if (r->listener) {
             accept_connections(srv, r);
-        } else if (!r->session && now >= r->retry_at) {
+        } else if (remote_is_active(r->name)) {
+            if (!r->session) {
+                r->session = add_session(
+                    srv, jsonrpc_session_open(r->name, true), r);
+                ovsdb_session_set_backoff(r->session, r->max_backoff);
+            }
+        } else if (now >= r->retry_at) {
             remote_try_open(r);
         }
     }
 
     for (size_t i = 0; i < srv->n_sessions;) {
-        struct ovsdb_session *s = srv->sessions[i];
+        struct ovsdb_session *s = srv->sessions[i].session;
         ovsdb_session_run(s);
         if (!ovsdb_session_is_alive(s)) {
             VLOG_DBG("%s: disconnected", ovsdb_session_get_name(s));
+            struct remote *r = srv->sessions[i].remote;
+            if (r && r->session == s) {
+                r->session = NULL;      /* Reopened below. */
+            }
             remove_session(srv, i);
         } else {
             i++;
@@ -637,12 +830,12 @@ ovsdb_server_wait(struct ovsdb_server *srv)
         struct remote *r = srv->remotes[i];
         if (r->listener) {
             pstream_wait(r->listener);
-        } else if (!r->session) {
+        } else if (!remote_is_active(r->name)) {
             poll_timer_wait_until(r->retry_at);
         }
     }
     for (size_t i = 0; i < srv->n_sessions; i++) {
-        ovsdb_session_wait(srv->sessions[i]);
+        ovsdb_session_wait(srv->sessions[i].session);
     }
     for (size_t i = 0; i < srv->n_dbs; i++) {
         if (srv->dbs[i]->storage) {
@@ -670,7 +863,7 @@ ovsdb_server_put_memory_report(struct ovsdb_server *srv, struct ds *out)
     size_t triggers = 0, backlog = 0, session_monitors = 0;
     for (size_t i = 0; i < srv->n_sessions; i++) {
         struct ovsdb_session_stats stats;
-        ovsdb_session_get_stats(srv->sessions[i], &stats);
+        ovsdb_session_get_stats(srv->sessions[i].session, &stats);
         triggers += stats.n_triggers;
         backlog += stats.backlog;
         session_monitors += stats.n_monitors;

@@ -30,6 +30,7 @@ struct ovsdb_error;
 struct ovsdb_lock_server;
 struct ovsdb_monitor_hub;
 struct ovsdb_schema;
+struct ovsdb_ssl_config;
 struct uuid;
 
 struct ovsdb_server;
@@ -83,15 +84,19 @@ unsigned long long ovsdb_server_db_get_commit_seqno(
     const struct ovsdb_server_db *);
 
 /* Runs the "transact" request 'params' (borrowed) on 'sdb' as
- * ovsdb_execute_compose() describes (the same 'lock_held', 'elapsed_msec'
- * and '*timeout_msec' conventions), and if there is anything to commit,
+ * ovsdb_execute_compose_authorized() describes (the same 'read_only',
+ * 'lock_held', 'authorize', 'elapsed_msec' and '*timeout_msec'
+ * conventions; "_Server" is always read-only), and if there is anything to
+ * commit,
  * precommits it, writes it to storage and commits it (monitors see it
  * before this returns).  Returns the result array (new reference), or NULL
  * if the request must wait. */
 json_t *ovsdb_server_db_transact(struct ovsdb_server_db *sdb,
-                                 const json_t *params,
+                                 const json_t *params, bool read_only,
                                  ovsdb_lock_held_cb *lock_held,
-                                 void *lock_aux, long long elapsed_msec,
+                                 void *lock_aux,
+                                 ovsdb_authorize_cb *authorize,
+                                 void *authorize_aux, long long elapsed_msec,
                                  long long *timeout_msec);
 
 /* Compacts database 'name' (all databases if NULL) now. */
@@ -104,14 +109,23 @@ void ovsdb_server_set_memory_trim(struct ovsdb_server *, bool trim);
 
 /* Remotes. */
 
-/* Adds remote 'name' ("punix:", "ptcp:" listen; "unix:", "tcp:" connect
- * out).  A remote that cannot be opened yet is kept and retried, as the
- * reference does.  Returns false if 'name' was already a remote. */
-bool ovsdb_server_add_remote(struct ovsdb_server *, const char *name);
-/* Returns false if there is no such remote. */
-bool ovsdb_server_remove_remote(struct ovsdb_server *, const char *name);
-/* Appends the remotes, sorted, one per line. */
+/* Adds remote 'spec': "punix:", "ptcp:", "pssl:" listen; "unix:", "tcp:",
+ * "ssl:" connect out; "db:DB,TABLE,COLUMN" takes its targets and their
+ * options (inactivity probe, back-off, read-only, RBAC role) from a
+ * database and follows it as it changes (ovsdb/remotes.h).  A remote that
+ * cannot be opened yet is kept and retried, as the reference does.
+ * Returns false if 'spec' was already there. */
+bool ovsdb_server_add_remote(struct ovsdb_server *, const char *spec);
+/* Removes remote 'spec' and closes its connections.  Returns false if
+ * there is no such remote. */
+bool ovsdb_server_remove_remote(struct ovsdb_server *, const char *spec);
+/* Appends the remote specs, sorted, one per line. */
 void ovsdb_server_put_remotes(const struct ovsdb_server *, struct ds *);
+
+/* Makes the server apply 'ssl' (borrowed: must outlive the server), whose
+ * values may be "db:" specs, about once a second. */
+void ovsdb_server_set_ssl_config(struct ovsdb_server *,
+                                 const struct ovsdb_ssl_config *ssl);
 
 /* For sessions. */
 struct ovsdb_lock_server *ovsdb_server_get_lock_server(

@@ -17,6 +17,7 @@
 #include "lib/json-util.h"
 #include "lib/jsonrpc.h"
 #include "lib/poll-loop.h"
+#include "lib/stream-ssl.h"
 #include "lib/timeval.h"
 #include "lib/uuid.h"
 #include "lib/vlog.h"
@@ -24,6 +25,7 @@
 #include "ovsdb/lock.h"
 #include "ovsdb/monitor.h"
 #include "ovsdb/ovsdb.h"
+#include "ovsdb/rbac.h"
 #include "ovsdb/schema.h"
 #include "ovsdb/server.h"
 
@@ -68,6 +70,8 @@ struct ovsdb_session {
     struct ovsdb_lock_waiter **waiters;
     size_t n_waiters, allocated_waiters;
     bool db_change_aware;
+    bool read_only;             /* From the remote's options. */
+    char *role;                 /* RBAC role, or NULL. */
     bool dropped;               /* Closed by the server (backlog, ...). */
     bool busy;                  /* More requests may be waiting. */
     size_t allowance;           /* Extra backlog allowed for big replies. */
@@ -102,8 +106,30 @@ ovsdb_session_destroy(struct ovsdb_session *s)
         free(s->triggers);
         free(s->waiters);
         jsonrpc_session_close(s->js);
+        free(s->role);
         free(s);
     }
+}
+
+void
+ovsdb_session_set_options(struct ovsdb_session *s, bool read_only,
+                          const char *role)
+{
+    s->read_only = read_only;
+    free(s->role);
+    s->role = role && role[0] ? xstrdup(role) : NULL;
+}
+
+void
+ovsdb_session_set_probe_interval(struct ovsdb_session *s, int msec)
+{
+    jsonrpc_session_set_probe_interval(s->js, msec);
+}
+
+void
+ovsdb_session_set_backoff(struct ovsdb_session *s, int max_backoff)
+{
+    jsonrpc_session_set_backoff(s->js, MIN(1000, max_backoff), max_backoff);
 }
 
 const char *
@@ -592,6 +618,32 @@ remove_trigger(struct ovsdb_session *s, size_t i)
     s->n_triggers--;
 }
 
+/* Runs "transact" 'params' on 'sdb' for this session: its locks, its
+ * remote's read-only option and RBAC role apply. */
+static json_t *
+session_transact(struct ovsdb_session *s, struct ovsdb_server_db *sdb,
+                 const json_t *params, long long elapsed,
+                 long long *timeout)
+{
+    struct ovsdb *db = ovsdb_server_db_get_ovsdb(sdb);
+    if (!s->role || !ovsdb_rbac_enabled(db, s->role)) {
+        return ovsdb_server_db_transact(sdb, params, s->read_only,
+                                        lock_held_cb, s, NULL, NULL,
+                                        elapsed, timeout);
+    }
+
+    /* The client's ID is the common name of its TLS certificate. */
+    struct jsonrpc *rpc = jsonrpc_session_get_rpc(s->js);
+    char *id = rpc ? stream_ssl_get_peer_id(jsonrpc_get_stream(rpc)) : NULL;
+    struct ovsdb_rbac_client client = { .role = s->role, .id = id };
+    json_t *result = ovsdb_server_db_transact(sdb, params, s->read_only,
+                                              lock_held_cb, s,
+                                              ovsdb_rbac_authorize, &client,
+                                              elapsed, timeout);
+    free(id);
+    return result;
+}
+
 static void
 handle_transact(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
 {
@@ -612,8 +664,7 @@ handle_transact(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
     }
 
     long long timeout = LLONG_MAX;
-    json_t *result = ovsdb_server_db_transact(sdb, params, lock_held_cb, s,
-                                              0, &timeout);
+    json_t *result = session_transact(s, sdb, params, 0, &timeout);
     if (result) {
         send_reply(s, msg->id, result);
         return;
@@ -649,9 +700,8 @@ run_triggers(struct ovsdb_session *s)
         if (trigger_is_due(t, now)) {
             long long timeout = t->timeout;
             t->seqno = ovsdb_server_db_get_commit_seqno(t->sdb);
-            json_t *result = ovsdb_server_db_transact(
-                t->sdb, t->params, lock_held_cb, s, now - t->created,
-                &timeout);
+            json_t *result = session_transact(s, t->sdb, t->params,
+                                              now - t->created, &timeout);
             if (result) {
                 send_reply(s, t->id, result);
                 remove_trigger(s, i);

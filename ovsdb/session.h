@@ -47,6 +47,16 @@ struct ovsdb_session_stats {
 void ovsdb_session_get_stats(const struct ovsdb_session *,
                              struct ovsdb_session_stats *);
 
+/* Options of the remote the session came from: with 'read_only' only
+ * read-only transactions are allowed; 'role' (copied; NULL or "" for
+ * none) is the RBAC role (ovsdb/rbac.h) of its transactions. */
+void ovsdb_session_set_options(struct ovsdb_session *, bool read_only,
+                               const char *role);
+/* Inactivity probe interval (msec, 0 disables) and, for outgoing
+ * connections, the maximum reconnection back-off (msec). */
+void ovsdb_session_set_probe_interval(struct ovsdb_session *, int msec);
+void ovsdb_session_set_backoff(struct ovsdb_session *, int max_backoff);
+
 /* Limits: the backlog past which a session stops reading requests, and
  * the one past which it is dropped (bytes). */
 void ovsdb_session_set_backlog_limits(size_t pause, size_t drop);

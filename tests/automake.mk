@@ -65,7 +65,8 @@ EXTRA_DIST += tests/server/rpc.py tests/server/scenarios.py \
 	tests/server/malformed.sh tests/server/monitor.sh \
 	tests/server/multi.sh tests/server/probe.sh tests/server/serverdb.sh \
 	tests/server/since.sh tests/server/slow-reader.sh tests/server/wait.sh \
-	tests/server/convert.sh
+	tests/server/convert.sh tests/server/db-remotes.sh \
+	tests/server/db_remotes.py
 
 # (client) tests go below.
 check_PROGRAMS += tests/unit/test-table-format
