@@ -438,16 +438,22 @@ respell_numbers(const char *s, size_t length, size_t *new_length)
 }
 
 json_t *
-jsonx_from_buffer(const char *s, size_t length, char **errorp)
+jsonx_loadb(const char *s, size_t length, size_t flags, json_error_t *error)
 {
     size_t new_length;
     char *respelled = respell_numbers(s, length, &new_length);
-    json_error_t error;
     json_t *json = (respelled
-                    ? json_loadb(respelled, new_length, JSON_DECODE_ANY,
-                                 &error)
-                    : json_loadb(s, length, JSON_DECODE_ANY, &error));
+                    ? json_loadb(respelled, new_length, flags, error)
+                    : json_loadb(s, length, flags, error));
     free(respelled);
+    return json;
+}
+
+json_t *
+jsonx_from_buffer(const char *s, size_t length, char **errorp)
+{
+    json_error_t error;
+    json_t *json = jsonx_loadb(s, length, JSON_DECODE_ANY, &error);
     if (!json) {
         if (errorp) {
             *errorp = xasprintf("line %d, column %d: %s", error.line,

@@ -41,6 +41,11 @@ void jsonx_put_real(struct ds *out, double d);
  * objects/arrays).  Returns a new reference, or NULL and a malloc'd message
  * in '*errorp' (caller must free with free()). */
 json_t *jsonx_from_buffer(const char *s, size_t length, char **errorp);
+
+/* Drop-in replacement for jansson's json_loadb() with Open vSwitch's number
+ * rules (see above).  'flags' and 'error' are json_loadb()'s. */
+json_t *jsonx_loadb(const char *s, size_t length, size_t flags,
+                    json_error_t *error);
 json_t *jsonx_from_string(const char *s, char **errorp);
 
 /* Reads the whole file 'path' and parses it as JSON.  Same conventions as

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/allocator.h"
+#include "lib/json-util.h"
 #include "lib/ds.h"
 #include "lib/poll-loop.h"
 #include "lib/reconnect.h"
@@ -585,8 +586,8 @@ static int
 parse_message(struct jsonrpc *rpc, size_t end, struct jsonrpc_msg **msgp)
 {
     json_error_t jerr;
-    json_t *json = json_loadb(rpc->input + rpc->start, end - rpc->start,
-                              JSON_DISABLE_EOF_CHECK, &jerr);
+    json_t *json = jsonx_loadb(rpc->input + rpc->start, end - rpc->start,
+                               JSON_DISABLE_EOF_CHECK, &jerr);
     rpc->start = rpc->scan = end;
     if (rpc->start == rpc->len) {
         rpc->start = rpc->scan = rpc->len = 0;
