@@ -272,6 +272,30 @@ ovsdb_storage_compact_sync(struct ovsdb_storage *s)
     return error;
 }
 
+struct ovsdb_error *
+ovsdb_storage_replace_db(struct ovsdb_storage *s, struct ovsdb *db,
+                         const char *comment)
+{
+    cancel_compaction(s);
+    struct ovsdb_log *new;
+    struct ovsdb_error *error = ovsdb_log_replace_start(s->log, &new);
+    if (error) {
+        return error;
+    }
+    error = ovsdb_file_write_snapshot(new, db, comment);
+    if (error) {
+        ovsdb_log_replace_abort(new);
+        return error;
+    }
+    error = ovsdb_log_replace_commit(s->log, new);
+    if (!error) {
+        s->db = db;
+        mark_base(s);
+        s->next_recover = 0;
+    }
+    return error;
+}
+
 /* The compaction child: writes the snapshot to 'new' and exits.  Runs in
  * the forked process only. */
 static void

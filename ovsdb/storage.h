@@ -89,6 +89,18 @@ struct ovsdb_error *ovsdb_storage_commit_txn(struct ovsdb_storage *,
                                              bool durable)
     WARN_UNUSED_RESULT;
 
+/* Replaces the file's contents, atomically and under the lock the storage
+ * holds, by the schema and rows of 'db' (e.g. the result of
+ * ovsdb_file_convert()), with 'comment' (may be NULL).  On success the
+ * storage refers to 'db' (borrowed, as in ovsdb_storage_open(): the caller
+ * must keep it until the storage is closed) instead of the old database;
+ * on error nothing changed.  Ends a compaction in progress.  Must not be
+ * called while a transaction is open. */
+struct ovsdb_error *ovsdb_storage_replace_db(struct ovsdb_storage *,
+                                             struct ovsdb *db,
+                                             const char *comment)
+    WARN_UNUSED_RESULT;
+
 /* Does background work: starts a compaction when the policy says so,
  * finishes one whose child is done, retries rewriting a broken file.
  * Never blocks; must not be called while a transaction is open on the

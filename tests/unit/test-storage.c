@@ -290,6 +290,43 @@ test_torn_tail(void)
     free(path);
 }
 
+/* Replacing the database by a converted one: the file then holds the new
+ * schema and rows, and later commits and compactions use the new one. */
+static void
+test_replace_db(void)
+{
+    char *path = make_db("replace.db");
+    struct ovsdb_storage *s;
+    struct ovsdb *db;
+    CHECK(is_ok(ovsdb_storage_open(path, &s, &db)));
+    CHECK(is_ok(insert(s, db, "a")));
+    CHECK(is_ok(insert(s, db, "b")));
+
+    char *file2 = xasprintf("%s/tests/storage/test2.ovsschema",
+                            getenv("OVSDB_SRCDIR") ? getenv("OVSDB_SRCDIR")
+                                                   : ".");
+    struct ovsdb_schema *schema2;
+    CHECK(is_ok(ovsdb_schema_from_file(file2, &schema2)));
+    struct ovsdb *db2;
+    CHECK(is_ok(ovsdb_file_convert(db, schema2, &db2)));
+    ovsdb_schema_destroy(schema2);
+    free(file2);
+
+    CHECK(is_ok(ovsdb_storage_replace_db(s, db2, "converted")));
+    ovsdb_destroy(db);
+    CHECK(is_ok(insert(s, db2, "c")));
+    CHECK(is_ok(ovsdb_storage_compact_sync(s)));
+    ovsdb_storage_close(s);
+    ovsdb_destroy(db2);
+
+    struct ovsdb_schema *on_disk;
+    CHECK(is_ok(ovsdb_file_read_schema(path, &on_disk)));
+    CHECK_STREQ(on_disk->version, "1.3.0");
+    ovsdb_schema_destroy(on_disk);
+    CHECK_INTEQ(count_in_file(path), 3);
+    free(path);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -305,6 +342,7 @@ main(int argc, char *argv[])
     test_torn_tail();
     test_background_compaction();
     test_policy();
+    test_replace_db();
 
     free(dir);
     free(schema_file);
