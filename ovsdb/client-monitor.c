@@ -15,6 +15,8 @@
 #include "lib/unixctl.h"
 #include "lib/util.h"
 #include "ovsdb/client-rpc.h"
+#include "ovsdb/condition.h"
+#include "ovsdb/error.h"
 #include "ovsdb/schema.h"
 #include "ovsdb/table-format.h"
 
@@ -162,6 +164,16 @@ build_requests(struct monitor *m, const json_t *condition, int argc,
     }
 
     struct mon_table *mt = add_table(m, argv[0]);
+    if (condition) {
+        /* Check it here, to report errors as the reference does. */
+        struct ovsdb_condition cond = OVSDB_CONDITION_INITIALIZER;
+        struct ovsdb_error *error = ovsdb_condition_from_json(
+            mt->schema, condition, NULL, &cond);
+        if (error) {
+            ovs_fatal(0, "%s", ovsdb_error_to_string_free(error));
+        }
+        ovsdb_condition_destroy(&cond);
+    }
     json_t *list = json_array();
     if (argc == 1) {
         json_array_append_new(list, parse_group(m, mt, NULL, condition));
@@ -357,7 +369,8 @@ client_monitor_run(struct jsonrpc *rpc,
     if (options->method != CLIENT_MONITOR) {
         condition = client_parse_json(argv[0]);
         if (!json_is_array(condition)) {
-            ovs_fatal(0, "%s: conditions must be a JSON array", argv[0]);
+            ovs_fatal(0, "\"%s\": conditions must be a JSON array",
+                      argv[0]);
         }
         argc--;
         argv++;

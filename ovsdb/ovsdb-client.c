@@ -312,7 +312,8 @@ context_rpc(struct context *ctx)
 }
 
 /* Picks the database: the first argument if there is room for it and the
- * server has a database of that name, otherwise "Open_vSwitch". */
+ * server has a database of that name, otherwise "Open_vSwitch", otherwise
+ * the server's only database (not counting _Server), as the reference. */
 static void
 choose_database(struct context *ctx, const struct command *cmd)
 {
@@ -325,8 +326,21 @@ choose_database(struct context *ctx, const struct command *cmd)
     } else if (client_rpc_dbs_contain(dbs, "Open_vSwitch")) {
         ctx->database = xstrdup("Open_vSwitch");
     } else {
-        ovs_fatal(0, "could not find a default database, please specify a "
-                  "database name");
+        /* Otherwise the only database, if there is one besides _Server. */
+        const char *only = NULL;
+        size_t n = 0;
+        for (size_t i = 0; i < json_array_size(dbs); i++) {
+            const char *name = json_string_value(json_array_get(dbs, i));
+            if (strcmp(name, "_Server")) {
+                only = name;
+                n++;
+            }
+        }
+        if (n != 1) {
+            ovs_fatal(0, "could not find a default database, please "
+                      "specify a database name");
+        }
+        ctx->database = xstrdup(only);
     }
     json_decref(dbs);
 }
@@ -449,8 +463,8 @@ static json_t *
 parse_transaction(const char *s)
 {
     json_t *txn = client_parse_json(s);
-    if (!json_is_array(txn) || !json_array_size(txn)) {
-        ovs_fatal(0, "TRANSACTION must be a nonempty JSON array");
+    if (!json_is_array(txn) || !json_is_string(json_array_get(txn, 0))) {
+        ovs_fatal(0, "not a valid OVSDB query");
     }
     return txn;
 }
@@ -898,11 +912,18 @@ do_unlock(struct context *ctx)
 static struct ovsdb_schema *
 read_schema_file(const char *file_name)
 {
+    FILE *file = fopen(file_name, "r");
+    if (!file) {
+        ovs_fatal(0, "failed to read schema: \"%s\" could not be read as "
+                  "JSON (error opening \"%s\": %s)", file_name, file_name,
+                  ovs_strerror(errno));
+    }
+    fclose(file);
+
     struct ovsdb_schema *schema;
     struct ovsdb_error *error = ovsdb_schema_from_file(file_name, &schema);
     if (error) {
-        ovs_fatal(0, "failed to read schema: %s",
-                  ovsdb_error_to_string_free(error));
+        ovs_fatal(0, "%s", ovsdb_error_to_string_free(error));
     }
     return schema;
 }
@@ -988,6 +1009,9 @@ int
 main(int argc, char *argv[])
 {
     set_program_name(argv[0]);
+    /* getopt_long() names the program in its messages from argv[0]: drop
+     * the directory, as program_name() does. */
+    argv[0] += strlen(argv[0]) - strlen(program_name());
     parse_options(argc, argv);
     fatal_signal_init();
 

@@ -97,6 +97,24 @@ same_error refused list-dbs unix:$PWD/nothing-here.sock
 same_error monitor-no-table monitor "$S" Types Nope
 same_error monitor-no-column monitor "$S" Types T 's,!bogus'
 same_error monitor-twice monitor "$S" Types T s s
+same_error txn-object transact "$S" '{}'
+same_error txn-empty query "$S" '[]'
+same_error txn-no-db transact "$S" '[1]'
+# Bad JSON fails alike, but the parsers word their messages differently.
+run_both txn-not-json transact "$S" '[1'
+compare_files txn-not-json.rc txn-not-json.ref.rc txn-not-json.our.rc
+grep -q '^ovsdb-client: "\[1": line ' txn-not-json.our.err \
+    || fail "bad JSON: $(cat txn-not-json.our.err)"
+same_error cond-column monitor-cond "$S" Types '[["nope","==",1]]' T
+same_error cond-value monitor-cond "$S" Types '[["i","==","x"]]' T
+same_error cond-shape monitor-cond "$S" Types '[["i","<"]]' T
+same_error convert-missing convert "$S" "$PWD/no-such.ovsschema"
+echo '{"name":"Types"}' >bad.ovsschema
+same_error convert-bad convert "$S" bad.ovsschema
+same_error needs-conversion-missing needs-conversion "$S" no-such.ovsschema
+same_error option-no-arg -f
+same_error option-unknown --bogus list-dbs "$S"
+same_error option-short -x list-dbs "$S"
 
 # --timeout kills a command that waits forever with SIGALRM, as the
 # reference.

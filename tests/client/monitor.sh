@@ -42,6 +42,8 @@ start json -f json monitor "$S" Types T i,s
 start csv -f csv monitor "$S" Types T 'i,!delete' 's,!insert'
 start list -f list monitor "$S" Types T 'i,!initial,!modify'
 start all monitor "$S" Types T
+start html --timestamp -f html monitor "$S" Types T 'i,s' 'iset,!insert'
+start nohead --no-headings -d bare monitor-cond "$S" Types '[]' T i,sset
 start allt monitor "$S" Refs ALL
 start cond monitor-cond "$S" Types '[["i","==",7]]' T i,s,iset
 start cond-json -f json monitor-cond "$S" Types '[["i",">=",2]]' T i,s

@@ -39,6 +39,9 @@ ssl_port=$(echo "$ports" | sed -n 2p)
 
 same_output tcp-dump dump tcp:127.0.0.1:$tcp_port Types
 same_output tcp-schema get-schema-version tcp:127.0.0.1:$tcp_port Types
+# With one database besides _Server, it is the default.
+same_output tcp-default-db list-tables tcp:127.0.0.1:$tcp_port
+same_output tcp-default-dump dump tcp:127.0.0.1:$tcp_port T
 ssl="-p client-privkey.pem -c client-cert.pem -C good-cacert.pem"
 # shellcheck disable=SC2086
 same_output ssl-dump $ssl dump ssl:127.0.0.1:$ssl_port Types
