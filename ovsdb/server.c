@@ -530,6 +530,11 @@ remote_set_options(struct ovsdb_server *srv, struct remote *r,
                    const struct ovsdb_remote_options *o)
 {
     r->probe_interval = o->probe_interval;
+    if ((!strncmp(r->name, "punix:", 6) || !strncmp(r->name, "unix:", 5))
+        && o->probe_interval == OVSDB_REMOTE_DEFAULT_PROBE_INTERVAL) {
+        /* As the reference: unix sockets need no probes by default. */
+        r->probe_interval = 0;
+    }
     r->max_backoff = o->max_backoff;
     r->read_only = o->read_only;
     free(r->role);
