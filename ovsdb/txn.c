@@ -773,7 +773,11 @@ row_to_json(const struct ovsdb_txn_row *tr)
                     json, column->name, ovsdb_datum_to_json(d, &column->type));
             }
         } else if (bitmap_is_set(tr->changed, i)) {
-            if (ovsdb_type_is_composite(&column->type)) {
+            /* As the reference reads it back: a diff applies to a value
+             * that is not the default, and replaces a default one. */
+            if (ovsdb_type_is_composite(&column->type)
+                && !ovsdb_datum_is_default(&tr->old->fields[i],
+                                           &column->type)) {
                 struct ovsdb_datum diff;
                 ovsdb_datum_diff(&diff, &tr->old->fields[i], d,
                                  &column->type);
@@ -973,7 +977,11 @@ replay_row(struct ovsdb_txn *txn, struct ovsdb_table *table,
         } else if (column->index < OVSDB_N_STD_COLUMNS) {
             continue;
         } else if (!inserting && is_diff
-                   && ovsdb_type_is_composite(&column->type)) {
+                   && ovsdb_type_is_composite(&column->type)
+                   && !ovsdb_datum_is_default(&new->fields[column->index],
+                                              &column->type)) {
+            /* The reference applies a diff only to a value that is not the
+             * default (which it replaces), so files read the same. */
             struct ovsdb_datum diff, result;
             error = ovsdb_datum_diff_from_json(&diff, &column->type, value);
             if (!error) {

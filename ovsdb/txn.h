@@ -98,7 +98,8 @@ struct ovsdb_error *ovsdb_txn_precommit(struct ovsdb_txn *)
  * and "_comment"): {"TABLE": {"UUID": ROW-OR-NULL, ...}, ...}, where ROW
  * is the new row's persistent non-default columns for an insert, and for a
  * modify the changed persistent columns, maps and sets as diffs (the
- * "_is_diff" format); null for a delete.  Call after precommit.  New
+ * "_is_diff" format) unless the old value was the default (then the new
+ * value, which is how the reference reads it); null for a delete.  Call after precommit.  New
  * reference; NULL if nothing persistent changed. */
 json_t *ovsdb_txn_to_json(const struct ovsdb_txn *);
 
@@ -124,7 +125,9 @@ void ovsdb_txn_for_each_change(const struct ovsdb_txn *,
 
 /* Replays one ovsdb(5) transaction record (as ovsdb_txn_to_json() writes,
  * or a full non-diff record when 'is_diff' is false; "_date", "_comment"
- * and "_is_diff" members are ignored) into a new transaction in
+ * and "_is_diff" members are ignored; as in the reference, a diff for a
+ * column whose current value is the default replaces it) into a new
+ * transaction in
  * '*txnp'.  The caller then runs precommit and commit_finish (or abort),
  * as for any transaction.  On error '*txnp' is NULL. */
 struct ovsdb_error *ovsdb_txn_from_json(struct ovsdb *db, const json_t *json,

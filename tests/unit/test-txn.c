@@ -422,6 +422,68 @@ main(void)
     }
     ovsdb_destroy(db4);
 
+    /* A set column whose old value is its default (here [0], min 1) is
+     * written as its new value, and a replayed diff replaces a default
+     * value, as the reference reads its files. */
+    sj = jsonx_from_string(
+        "{\"name\":\"t\",\"tables\":{\"T\":{\"columns\":{"
+        "\"rs\":{\"type\":{\"key\":\"integer\",\"min\":1,"
+        "\"max\":\"unlimited\"}}}}}}", NULL);
+    struct ovsdb_schema *schema5;
+    CHECK(!ovsdb_schema_from_json(sj, &schema5));
+    struct ovsdb_schema *schema6 = ovsdb_schema_clone(schema5);
+    json_decref(sj);
+    struct ovsdb *db5 = ovsdb_create(schema5);
+    struct ovsdb *db6 = ovsdb_create(schema6);
+    run_and_replay(db5, db6, "{\"op\":\"insert\",\"table\":\"T\","
+                   "\"row\":{}}");
+    run_and_replay(db5, db6, "{\"op\":\"update\",\"table\":\"T\","
+                   "\"where\":[],\"row\":{\"rs\":[\"set\",[1,2]]}}");
+    run_and_replay(db5, db6, "{\"op\":\"update\",\"table\":\"T\","
+                   "\"where\":[],\"row\":{\"rs\":[\"set\",[2,3]]}}");
+    char *d5 = dump(db5), *d6 = dump(db6);
+    CHECK_STREQ(d6, d5);
+    CHECK(strstr(d5, "[\"set\",[2,3]]") != NULL);
+    free(d5);
+    free(d6);
+
+    s = run(db5, "{\"op\":\"insert\",\"table\":\"T\",\"row\":{},"
+            "\"uuid\":\"00000000-0000-4000-8000-000000000001\"}");
+    free(s);
+    params = jsonx_from_string(
+        "[\"t\",{\"op\":\"update\",\"table\":\"T\",\"where\":[[\"_uuid\","
+        "\"==\",[\"uuid\",\"00000000-0000-4000-8000-000000000001\"]]],"
+        "\"row\":{\"rs\":[\"set\",[1,2]]}}]", NULL);
+    txn = ovsdb_execute_compose(db5, params, false, NULL, NULL, 0, &timeout,
+                                &durable, &result);
+    json_decref(params);
+    json_decref(result);
+    CHECK(txn && !ovsdb_txn_precommit(txn));
+    record = ovsdb_txn_to_json(txn);
+    s = jsonx_to_string_sorted(record);
+    CHECK(strstr(s, "{\"rs\":[\"set\",[1,2]]}") != NULL);   /* Not a diff. */
+    free(s);
+    json_decref(record);
+    ovsdb_txn_abort(txn);
+
+    /* The reference's own record for that change reads as it does. */
+    json_t *ins = jsonx_from_string(
+        "{\"T\":{\"00000000-0000-4000-8000-000000000002\":{}}}", NULL);
+    json_t *upd = jsonx_from_string(
+        "{\"T\":{\"00000000-0000-4000-8000-000000000002\":"
+        "{\"rs\":[\"set\",[0,1,2]]}}}", NULL);
+    replay(db6, ins);
+    replay(db6, upd);
+    struct uuid u2;
+    uuid_from_string(&u2, "00000000-0000-4000-8000-000000000002");
+    const struct ovsdb_row *r2 = ovsdb_table_find_row(
+        ovsdb_get_table(db6, "T"), &u2);
+    CHECK(r2 && r2->fields[OVSDB_N_STD_COLUMNS].n == 3);
+    json_decref(ins);
+    json_decref(upd);
+    ovsdb_destroy(db5);
+    ovsdb_destroy(db6);
+
     ovsdb_destroy(copy);
     ovsdb_destroy(db2);
     ovsdb_destroy(db);
