@@ -8,7 +8,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "lib/allocator.h"
 #include "lib/ds.h"
 #include "lib/jsonrpc.h"
@@ -302,70 +301,39 @@ ovsdb_server_convert_db(struct ovsdb_server_db *sdb,
 {
     struct ovsdb_server *srv = sdb->server;
     struct ovsdb *converted = NULL;
-    struct ovsdb_error *error = NULL;
 
     if (!sdb->storage) {
         ovsdb_schema_destroy(schema);
         return ovsdb_error(OVSDB_E_NOT_ALLOWED, "cannot convert %s",
                            sdb->name);
     }
-    error = ovsdb_file_convert(sdb->db, schema, &converted);
-    if (error) {
-        ovsdb_schema_destroy(schema);
-        return error;
-    }
-
-    /* Write the converted database beside the file, then swap the files
-     * while neither is open. */
-    char *file = xstrdup(ovsdb_storage_get_name(sdb->storage));
-    char *tmp = xasprintf("%s.convert", file);
-    unlink(tmp);
-    error = ovsdb_file_create(tmp, schema, converted, "converted by "
-                              "ovsdb-server", NULL);
-    ovsdb_destroy(converted);
+    struct ovsdb_error *error = ovsdb_file_convert(sdb->db, schema,
+                                                   &converted);
     ovsdb_schema_destroy(schema);
+    if (!error) {
+        error = ovsdb_storage_replace_db(sdb->storage, converted,
+                                         "converted by ovsdb-server");
+    }
     if (error) {
-        unlink(tmp);
-        free(tmp);
-        free(file);
+        ovsdb_destroy(converted);
         return error;
     }
 
-    server_db_close(sdb);
-    if (rename(tmp, file)) {
-        error = ovsdb_error(OVSDB_E_IO, "%s: rename failed (%s)", tmp,
-                            ovs_strerror(errno));
-        unlink(tmp);
+    /* The file now holds 'converted': end everything tied to the old
+     * database, then serve the new one. */
+    for (size_t i = 0; i < srv->n_sessions; i++) {
+        ovsdb_session_db_removed(srv->sessions[i].session, sdb);
     }
-    struct ovsdb_error *open_error = ovsdb_storage_open(file, &sdb->storage,
-                                                        &sdb->db);
-    if (open_error) {
-        /* Cannot happen unless the disk failed under us: stop serving. */
-        char *s = ovsdb_error_to_string(open_error);
-        VLOG_ERR("%s: cannot reopen after conversion: %s", file, s);
-        free(s);
-        ovsdb_error_destroy(error);
-        error = open_error;
-        ovsdb_sysdb_remove(srv->sysdb->db, sdb->name);
-        for (size_t i = 0; i < srv->n_dbs; i++) {
-            if (srv->dbs[i] == sdb) {
-                srv->dbs[i] = srv->dbs[--srv->n_dbs];
-                break;
-            }
-        }
-        free(sdb->name);
-        free(sdb);
-    } else {
-        ovsdb_storage_set_memory_trim(sdb->storage, srv->memory_trim);
-        sdb->hub = ovsdb_monitor_hub_create(sdb->db);
-        ovsdb_add_commit_observer(sdb->db, commit_cb, sdb);
-        sdb->commit_seqno++;
-        ovsdb_sysdb_set_schema(srv->sysdb->db, sdb->name,
-                               ovsdb_get_schema(sdb->db));
-    }
-    free(tmp);
-    free(file);
-    return error;
+    ovsdb_monitor_hub_destroy(sdb->hub);
+    ovsdb_remove_commit_observer(sdb->db, commit_cb, sdb);
+    ovsdb_destroy(sdb->db);
+    sdb->db = converted;
+    sdb->hub = ovsdb_monitor_hub_create(converted);
+    ovsdb_add_commit_observer(converted, commit_cb, sdb);
+    sdb->commit_seqno++;
+    ovsdb_sysdb_set_schema(srv->sysdb->db, sdb->name,
+                           ovsdb_get_schema(converted));
+    return NULL;
 }
 
 const char *
