@@ -2,8 +2,9 @@
  *
  * Same commands, arguments, output and exit statuses as the reference
  * Open vSwitch 3.1 ovsdb-client (see --help and ovsdb-client(1)).  The
- * default server is "unix:<rundir>/db.sock", the socket ovsdb-server
- * listens on by default: <rundir> is $OVS_RUNDIR or /var/run/openvswitch.
+ * default server is "unix:<rundir>/db.sock", the socket Open vSwitch's
+ * scripts have ovsdb-server listen on: <rundir> is $OVS_RUNDIR or
+ * /var/run/openvswitch.
  *
  * Each command connects, does its work with blocking JSON-RPC calls
  * (ovsdb/client-rpc.h) and prints tables through ovsdb/table-format.h;

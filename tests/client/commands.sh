@@ -35,6 +35,10 @@ S=$SOCK
      "byname":["map",[["one",["named-uuid","c1"]]]]}}]' >/dev/null
 
 same_output list-dbs list-dbs "$S"
+# The default server is unix:$OVS_RUNDIR/db.sock (lib.sh sets OVS_RUNDIR).
+ln -s srv.sock db.sock
+same_output default-server list-dbs
+same_output default-server-db get-schema-version Refs
 for db in Types Refs Open_vSwitch; do
     same_output "get-schema-$db" get-schema "$S" $db
     same_output "get-schema-pretty-$db" --pretty get-schema "$S" $db
