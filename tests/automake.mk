@@ -51,7 +51,7 @@ EXTRA_DIST += tests/storage/lib.sh tests/storage/test.ovsschema \
 	tests/storage/cross-read.sh tests/storage/compact.sh \
 	tests/storage/convert.sh tests/storage/corrupt.sh \
 	tests/storage/ref-server-file.sh tests/storage/server-durability.sh \
-	tests/storage/old-format.sh
+	tests/storage/old-format.sh tests/storage/lock-interop.sh
 
 
 # (server) tests go below.
