@@ -40,7 +40,8 @@ tests_unit_test_schema_LDADD = $(TEST_LDADD)
 tests_unit_test_datum_LDADD = $(TEST_LDADD)
 tests_unit_test_txn_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/engine/exec-corpus.sh tests/engine/exec-tool \
-	tests/engine/get-schema.sh
+	tests/engine/get-schema.sh tests/engine/differential-fuzz.sh \
+	tests/engine/fuzz.py
 
 # (storage) unit tests go below.
 check_PROGRAMS += tests/unit/test-log tests/unit/test-storage
