@@ -672,7 +672,8 @@ compare_strings(const void *a_, const void *b_)
 void
 ovsdb_server_put_remotes(const struct ovsdb_server *srv, struct ds *out)
 {
-    char **specs = xmemdup(srv->specs, (srv->n_specs + 1) * sizeof *specs);
+    char **specs = xcalloc(srv->n_specs + 1, sizeof *specs);
+    memcpy(specs, srv->specs, srv->n_specs * sizeof *specs);
     qsort(specs, srv->n_specs, sizeof *specs, compare_strings);
     for (size_t i = 0; i < srv->n_specs; i++) {
         ds_put_format(out, "%s\n", specs[i]);
