@@ -14,8 +14,11 @@
 #include "lib/poll-loop.h"
 #include "lib/stream.h"
 #include "lib/util.h"
+#include "lib/vlog.h"
 #include "ovsdb/error.h"
 #include "ovsdb/schema.h"
+
+VLOG_DEFINE_THIS_MODULE(client_rpc);
 
 /* Waits for the first connection on passive 'server'. */
 static struct stream *
@@ -42,12 +45,39 @@ accept_one(const char *server)
     return stream;
 }
 
+/* Tries each of the comma-separated active remotes in 'servers' in turn,
+ * as the reference does for a cluster, and returns the first that
+ * connects. */
+static struct stream *
+connect_any(const char *servers)
+{
+    char *copy = xstrdup(servers);
+    char *save = NULL;
+    struct stream *stream = NULL;
+    for (char *name = strtok_r(copy, ",", &save); name && !stream;
+         name = strtok_r(NULL, ",", &save)) {
+        int error = stream_open_block(stream_open(name, &stream), -1,
+                                      &stream);
+        if (error) {
+            VLOG_INFO("%s: connection attempt failed (%s)", name,
+                      ovs_strerror(error));
+        }
+    }
+    free(copy);
+    if (!stream) {
+        ovs_fatal(0, "no servers were available");
+    }
+    return stream;
+}
+
 struct jsonrpc *
 client_rpc_open(const char *server)
 {
     struct stream *stream;
     if (!pstream_verify_name(server)) {
         stream = accept_one(server);
+    } else if (strchr(server, ',')) {
+        stream = connect_any(server);
     } else {
         int error = stream_verify_name(server);
         if (error) {

@@ -3,9 +3,10 @@
  * ovsdb-client runs one command per process over one connection, so these
  * helpers block, and every failure is fatal: they print "ovsdb-client:
  * <what went wrong>" on stderr and exit with status 1, as the reference
- * does.  The connection is to an active remote ("unix:PATH", "tcp:IP:PORT")
- * or, for a passive one ("punix:PATH", "ptcp:PORT[:IP]"), the first server
- * that connects to it. */
+ * does.  The connection is to an active remote ("unix:PATH", "tcp:IP:PORT",
+ * "ssl:IP:PORT"), the first of a comma-separated list of them that
+ * connects, or, for a passive one ("punix:PATH", "ptcp:PORT[:IP]"), the
+ * first server that connects to it. */
 #ifndef OVSDB_CLIENT_RPC_H
 #define OVSDB_CLIENT_RPC_H 1
 

@@ -80,3 +80,10 @@ expect_eq "$(cat passive.out)" "Types
 _Server" "passive list-dbs"
 
 same_error bad-method list-dbs frob:1.2.3.4
+
+# A comma-separated list (a cluster's form): the first that connects.
+same_output list-first list-dbs "unix:$PWD/none.sock,tcp:127.0.0.1:$tcp_port"
+run_both list-none list-dbs "unix:$PWD/none.sock,unix:$PWD/none2.sock"
+compare_files list-none.rc list-none.ref.rc list-none.our.rc
+expect_eq "$(tail -n 1 list-none.our.err)" \
+    "$(tail -n 1 list-none.ref.err)" "no server in the list"
