@@ -602,7 +602,9 @@ modify_to_json(const struct monitor_table *mt, const struct ovsdb_row *old,
         json_t *value;
         if (version == OVSDB_MONITOR_V1) {
             value = ovsdb_datum_to_json(od, &c->type);
-        } else if (ovsdb_type_is_scalar(&c->type)) {
+        } else if (!ovsdb_type_is_composite(&c->type)) {
+            /* As the reference: an optional value ("max": 1) is sent whole,
+             * only sets and maps of more than one element as diffs. */
             value = ovsdb_datum_to_json(nd, &c->type);
         } else {
             struct ovsdb_datum diff;
