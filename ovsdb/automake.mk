@@ -31,6 +31,10 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/session.c ovsdb/session.h \
 	ovsdb/sysdb.c ovsdb/sysdb.h
 
+# (relay) relay mode and active-backup replication.
+ovsdb_libovsdb_a_SOURCES += \
+	ovsdb/relay.c ovsdb/relay.h
+
 bin_PROGRAMS += ovsdb/ovsdb-server ovsdb/ovsdb-tool ovsdb/ovsdb-client
 ovsdb_ovsdb_server_SOURCES = ovsdb/ovsdb-server.c
 ovsdb_ovsdb_server_LDADD = $(PROGRAM_LIBS)

@@ -17,6 +17,7 @@
 #include "lib/util.h"
 #include "lib/vlog.h"
 #include "ovsdb/error.h"
+#include "ovsdb/relay.h"
 #include "ovsdb/remotes.h"
 #include "ovsdb/server.h"
 #include "ovsdb/version.h"
@@ -43,7 +44,8 @@ usage(void)
 {
     printf("%s: Open vSwitch database server\n"
            "usage: %s [OPTIONS] [DATABASE...]\n"
-           "where each DATABASE is a database file in ovsdb format.\n"
+           "where each DATABASE is a database file in ovsdb format,\n"
+           "or relay:DB_NAME:REMOTE[,REMOTE...] to relay DB_NAME.\n"
            "The default DATABASE, if none is given, is\n"
            "%s/conf.db.\n",
            program_name(), program_name(), dirs_dbdir());
@@ -330,9 +332,17 @@ main(int argc, char *argv[])
     daemonize_start();
 
     struct ctl_state ctl = { .srv = ovsdb_server_create() };
+    struct ovsdb_relay **relays = xcalloc(n_files, sizeof *relays);
+    size_t n_relays = 0;
     for (int i = 0; i < n_files; i++) {
-        struct ovsdb_error *error = ovsdb_server_add_db(ctl.srv, files[i],
-                                                        NULL);
+        struct ovsdb_error *error;
+        if (ovsdb_relay_is_spec(files[i])) {
+            error = ovsdb_relay_create(ctl.srv, files[i],
+                                       &relays[n_relays]);
+            n_relays += !error;
+        } else {
+            error = ovsdb_server_add_db(ctl.srv, files[i], NULL);
+        }
         if (error) {
             char *s = ovsdb_error_to_string_free(error);
             ovs_fatal(0, "%s", s);
@@ -356,6 +366,9 @@ main(int argc, char *argv[])
 
     while (!ctl.exiting) {
         unixctl_server_run(unixctl);
+        for (size_t i = 0; i < n_relays; i++) {
+            ovsdb_relay_run(relays[i]);
+        }
         ovsdb_server_run(ctl.srv);
         if (ctl.n_compacts && !ovsdb_server_compacting(ctl.srv)) {
             for (size_t i = 0; i < ctl.n_compacts; i++) {
@@ -367,6 +380,9 @@ main(int argc, char *argv[])
             break;
         }
         unixctl_server_wait(unixctl);
+        for (size_t i = 0; i < n_relays; i++) {
+            ovsdb_relay_wait(relays[i]);
+        }
         ovsdb_server_wait(ctl.srv);
         if (ctl.n_compacts) {
             poll_timer_wait(100);
@@ -379,6 +395,10 @@ main(int argc, char *argv[])
     unixctl_server_destroy(unixctl);
     ovsdb_server_destroy(ctl.srv);
     ovsdb_ssl_config_destroy(&opts.ssl);
+    for (size_t i = 0; i < n_relays; i++) {
+        ovsdb_relay_destroy(relays[i]);
+    }
+    free(relays);
     free(ctl.compacts);
     free(opts.remotes);
     free(default_db);

@@ -40,7 +40,8 @@ struct ovsdb_server_db {
     struct ovsdb_server *server;
     char *name;
     struct ovsdb *db;
-    struct ovsdb_storage *storage;  /* NULL for "_Server". */
+    struct ovsdb_storage *storage;  /* NULL for "_Server" and relays. */
+    struct ovsdb_relay *relay;      /* Feeds a relay database, or NULL. */
     struct ovsdb_monitor_hub *hub;
     unsigned long long commit_seqno;
 };
@@ -253,6 +254,39 @@ ovsdb_server_add_db(struct ovsdb_server *srv, const char *file,
         *namep = xstrdup(name);
     }
     return NULL;
+}
+
+struct ovsdb_error *
+ovsdb_server_add_relay_db(struct ovsdb_server *srv, struct ovsdb *db,
+                          struct ovsdb_relay *relay,
+                          struct ovsdb_server_db **sdbp)
+{
+    const char *name = ovsdb_get_schema(db)->name;
+    if (ovsdb_server_find_db(srv, name)) {
+        struct ovsdb_error *error = ovsdb_error(
+            OVSDB_E_SYNTAX, "%s: duplicate database name", name);
+        ovsdb_destroy(db);
+        return error;
+    }
+    *sdbp = server_db_create(srv, name, db, NULL);
+    (*sdbp)->relay = relay;
+    ovsdb_sysdb_add(srv->sysdb->db, name, ovsdb_get_schema(db));
+    ovsdb_server_db_set_status(*sdbp, "relay", false, false);
+    return NULL;
+}
+
+struct ovsdb_relay *
+ovsdb_server_db_get_relay(const struct ovsdb_server_db *sdb)
+{
+    return sdb->relay;
+}
+
+void
+ovsdb_server_db_set_status(struct ovsdb_server_db *sdb, const char *model,
+                           bool connected, bool leader)
+{
+    ovsdb_sysdb_set_status(sdb->server->sysdb->db, sdb->name, model,
+                           connected, leader);
 }
 
 struct ovsdb_error *

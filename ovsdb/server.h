@@ -29,6 +29,7 @@ struct ovsdb;
 struct ovsdb_error;
 struct ovsdb_lock_server;
 struct ovsdb_monitor_hub;
+struct ovsdb_relay;
 struct ovsdb_schema;
 struct ovsdb_ssl_config;
 struct uuid;
@@ -51,6 +52,15 @@ void ovsdb_server_wait(struct ovsdb_server *);
  * nonnull, stores the name there (caller must free with free()). */
 struct ovsdb_error *ovsdb_server_add_db(struct ovsdb_server *,
                                         const char *file, char **namep)
+    WARN_UNUSED_RESULT;
+/* Serves 'db' (takes ownership) under its schema's name, in memory, as a
+ * relay kept up to date by 'relay' (borrowed: must outlive the database).
+ * Fails if a database of that name is already served.  On success stores
+ * the database in '*sdbp' (borrowed, valid until removed). */
+struct ovsdb_error *ovsdb_server_add_relay_db(struct ovsdb_server *,
+                                              struct ovsdb *db,
+                                              struct ovsdb_relay *relay,
+                                              struct ovsdb_server_db **sdbp)
     WARN_UNUSED_RESULT;
 /* Stops serving database 'name' ("_Server" cannot be removed).  Clients
  * that monitor it get "monitor_canceled" if they asked to be told
@@ -78,6 +88,12 @@ const char *ovsdb_server_db_get_name(const struct ovsdb_server_db *);
 struct ovsdb *ovsdb_server_db_get_ovsdb(const struct ovsdb_server_db *);
 struct ovsdb_monitor_hub *ovsdb_server_db_get_hub(
     const struct ovsdb_server_db *);
+/* The relay that feeds 'sdb', or NULL if it is not a relay database. */
+struct ovsdb_relay *ovsdb_server_db_get_relay(const struct ovsdb_server_db *);
+/* Sets the "model", "connected" and "leader" columns of 'sdb''s row in
+ * "_Server". */
+void ovsdb_server_db_set_status(struct ovsdb_server_db *, const char *model,
+                                bool connected, bool leader);
 /* Counts commits to the database: a change means waiting transactions
  * should be tried again. */
 unsigned long long ovsdb_server_db_get_commit_seqno(

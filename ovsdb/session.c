@@ -26,6 +26,7 @@
 #include "ovsdb/monitor.h"
 #include "ovsdb/ovsdb.h"
 #include "ovsdb/rbac.h"
+#include "ovsdb/relay.h"
 #include "ovsdb/schema.h"
 #include "ovsdb/server.h"
 
@@ -50,7 +51,8 @@ struct session_monitor {
     struct ovsdb_monitor *m;
 };
 
-/* A "transact" that waits for a "wait" operation's condition. */
+/* A "transact" that waits for a "wait" operation's condition, or for the
+ * upstream's reply to a transaction forwarded by a relay database. */
 struct trigger {
     json_t *id;                 /* Request id. */
     json_t *params;             /* Request params. */
@@ -58,6 +60,7 @@ struct trigger {
     long long created;          /* time_msec() of the first attempt. */
     long long timeout;          /* Msec after 'created'; LLONG_MAX none. */
     unsigned long long seqno;   /* Database commit seqno last tried. */
+    struct ovsdb_relay_txn *rtxn;       /* Forwarded upstream, or NULL. */
 };
 
 struct ovsdb_session {
@@ -604,6 +607,7 @@ handle_lock(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
 static void
 trigger_destroy(struct trigger *t)
 {
+    ovsdb_relay_txn_abandon(t->rtxn);
     json_decref(t->id);
     json_decref(t->params);
     free(t);
@@ -664,13 +668,23 @@ handle_transact(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
     }
 
     long long timeout = LLONG_MAX;
-    json_t *result = session_transact(s, sdb, params, 0, &timeout);
-    if (result) {
-        send_reply(s, msg->id, result);
-        return;
+    struct ovsdb_relay *relay = ovsdb_server_db_get_relay(sdb);
+    struct ovsdb_relay_txn *rtxn = NULL;
+    if (relay && !s->read_only && !s->role
+        && ovsdb_relay_must_forward(params)) {
+        /* Read-only remotes and RBAC roles are checked locally (and
+         * refuse the writes) rather than forwarded. */
+        rtxn = ovsdb_relay_transact(relay, params);
+    } else {
+        json_t *result = session_transact(s, sdb, params, 0, &timeout);
+        if (result) {
+            send_reply(s, msg->id, result);
+            return;
+        }
     }
 
     struct trigger *t = xzalloc(sizeof *t);
+    t->rtxn = rtxn;
     t->id = json_incref(msg->id);
     t->params = json_incref(msg->params);
     t->sdb = sdb;
@@ -687,6 +701,10 @@ handle_transact(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
 static bool
 trigger_is_due(const struct trigger *t, long long now)
 {
+    bool is_error;
+    if (t->rtxn) {
+        return ovsdb_relay_txn_get_reply(t->rtxn, &is_error) != NULL;
+    }
     return (t->seqno != ovsdb_server_db_get_commit_seqno(t->sdb)
             || (t->timeout != LLONG_MAX && now - t->created >= t->timeout));
 }
@@ -697,7 +715,21 @@ run_triggers(struct ovsdb_session *s)
     for (size_t i = 0; i < s->n_triggers;) {
         struct trigger *t = s->triggers[i];
         long long now = time_msec();
-        if (trigger_is_due(t, now)) {
+        if (t->rtxn) {
+            bool is_error;
+            const json_t *reply = ovsdb_relay_txn_get_reply(t->rtxn,
+                                                            &is_error);
+            if (reply) {
+                json_t *copy = json_incref((json_t *) reply);
+                if (is_error) {
+                    send_error(s, t->id, copy);
+                } else {
+                    send_reply(s, t->id, copy);
+                }
+                remove_trigger(s, i);
+                continue;
+            }
+        } else if (trigger_is_due(t, now)) {
             long long timeout = t->timeout;
             t->seqno = ovsdb_server_db_get_commit_seqno(t->sdb);
             json_t *result = session_transact(s, t->sdb, t->params,

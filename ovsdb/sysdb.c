@@ -105,6 +105,18 @@ ovsdb_sysdb_set_schema(struct ovsdb *sysdb, const char *name,
 }
 
 void
+ovsdb_sysdb_set_status(struct ovsdb *sysdb, const char *name,
+                       const char *model, bool connected, bool leader)
+{
+    json_t *where = json_pack("[[s s s]]", "name", "==", name);
+    json_t *row = json_pack("{s:s s:b s:b}", "model", model,
+                            "connected", connected, "leader", leader);
+    execute(sysdb, json_pack("{s:s s:s s:o s:o}", "op", "update",
+                             "table", "Database", "where", where,
+                             "row", row));
+}
+
+void
 ovsdb_sysdb_remove(struct ovsdb *sysdb, const char *name)
 {
     json_t *where = json_pack("[[s s s]]", "name", "==", name);

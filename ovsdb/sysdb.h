@@ -2,10 +2,12 @@
  * itself: its "Database" table has one row per served database (name,
  * model, connected, leader, schema, cid, sid, index), as the reference's.
  * Clients (the IDLs, ovs-vsctl) monitor it to learn about schema changes
- * and cluster state; here every database is "standalone", connected and
- * leader. */
+ * and cluster state; a database read from a file is "standalone",
+ * connected and leader, a relay as ovsdb_sysdb_set_status() sets it. */
 #ifndef OVSDB_SYSDB_H
 #define OVSDB_SYSDB_H 1
+
+#include <stdbool.h>
 
 struct ovsdb;
 struct ovsdb_schema;
@@ -22,6 +24,12 @@ void ovsdb_sysdb_add(struct ovsdb *sysdb, const char *name,
 /* Sets the schema of database 'name' in its row (after a conversion). */
 void ovsdb_sysdb_set_schema(struct ovsdb *sysdb, const char *name,
                             const struct ovsdb_schema *schema);
+
+/* Sets the "model", "connected" and "leader" columns of database 'name''s
+ * row (a relay is "relay", not a leader, and connected only while in sync
+ * with its upstream). */
+void ovsdb_sysdb_set_status(struct ovsdb *sysdb, const char *name,
+                            const char *model, bool connected, bool leader);
 
 /* Deletes the row for database 'name', if any. */
 void ovsdb_sysdb_remove(struct ovsdb *sysdb, const char *name);

@@ -1,0 +1,10 @@
+#!/bin/sh
+# tests/relay/catchup-ref.sh: the "catchup" scenario of relay.py, our relay in
+# front of the reference server.
+. "$OVSDB_SRCDIR/tests/relay/lib.sh"
+start_upstream ref
+# The relay reaches the upstream through relay.py's proxy, which cuts the
+# connection to make it reconnect.
+start_relay "$PWD/proxy.sock"
+run_relay_check catchup "unix:$PWD/up.sock" "unix:$PWD/relay.sock" \
+    "$PWD/proxy.sock"

@@ -1,0 +1,358 @@
+"""tests/relay/relay.py: checks an ovsdb-server relay against its upstream.
+
+    python3 relay.py basic UPSTREAM RELAY
+    python3 relay.py catchup UPSTREAM RELAY PROXY_SOCK
+    python3 relay.py load UPSTREAM RELAY PROXY_SOCK
+
+UPSTREAM and RELAY are "unix:PATH" remotes serving the Example schema
+(ovsdb/schemas/example.ovsschema).  For "catchup" and "load" the relay's
+upstream is a proxy this script runs: it listens on PROXY_SOCK and forwards
+to UPSTREAM, and can cut every connection through it, so the relay has to
+reconnect and catch up while the upstream keeps its history.
+Exits nonzero with a message on the first check that fails.
+"""
+import os
+import socket
+import sys
+import threading
+import time
+
+import rpc
+
+DB = "Example"
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+
+
+def transact(c, *ops):
+    return c.call("transact", [DB] + list(ops))
+
+
+def ok(reply, what):
+    check(reply.get("error") is None, "%s: error %r" % (what, reply))
+    for r in reply["result"]:
+        check(r is not None and "error" not in r,
+              "%s: operation failed: %r" % (what, reply))
+    return reply["result"]
+
+
+def dump(c):
+    """Returns {table: {uuid: row}} of every table, _version left out."""
+    out = {}
+    for table in ("Host", "Interface"):
+        rows = ok(transact(c, {"op": "select", "table": table,
+                                "where": []}), "select")[0]["rows"]
+        out[table] = {}
+        for row in rows:
+            uuid = row.pop("_uuid")[1]
+            row.pop("_version", None)
+            out[table][uuid] = row
+    return out
+
+
+def wait_until(pred, what, timeout=15):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if pred():
+            return
+        time.sleep(0.05)
+    fail("timed out waiting for " + what)
+
+
+def server_row(c):
+    rows = ok(c.call("transact", ["_Server", {
+        "op": "select", "table": "Database",
+        "where": [["name", "==", DB]],
+        "columns": ["model", "connected", "leader"]}]), "_Server")[0]["rows"]
+    return rows[0] if rows else None
+
+
+def wait_relay_ready(remote):
+    """Waits until the relay serves DB in sync; returns a client."""
+    check(rpc.wait_for_socket(remote[5:]), "relay socket")
+    c = rpc.Client(remote)
+    wait_until(lambda: (server_row(c) or {}).get("connected") is True,
+               "relay to connect")
+    return c
+
+
+def wait_same(up, relay, what):
+    """Waits until the relay's copy equals the upstream's."""
+    state = {}
+
+    def same():
+        state["up"], state["relay"] = dump(up), dump(relay)
+        return state["up"] == state["relay"]
+    try:
+        wait_until(same, what)
+    except SystemExit:
+        print("upstream:", state.get("up"))
+        print("relay:   ", state.get("relay"))
+        raise
+
+
+def monitor_since(c, mid, last="00000000-0000-0000-0000-000000000000"):
+    return c.result("monitor_cond_since", [DB, mid, {
+        "Host": [{"columns": ["name", "address", "external_ids"]}],
+        "Interface": [{}]}, last])
+
+
+# Scenarios.
+
+def basic(up_remote, relay_remote):
+    relay = wait_relay_ready(relay_remote)
+    up = rpc.Client(up_remote)
+    check(server_row(relay) == {"model": "relay", "connected": True,
+                                "leader": False},
+          "_Server row: %r" % server_row(relay))
+    check(relay.result("list_dbs", []) == [DB, "_Server"]
+          or sorted(relay.result("list_dbs", [])) == sorted([DB, "_Server"]),
+          "list_dbs")
+    check(relay.result("get_schema", [DB]) == up.result("get_schema", [DB]),
+          "get_schema differs from the upstream's")
+
+    # A monitor on the relay sees writes made through the relay and
+    # directly upstream.
+    watcher = rpc.Client(relay_remote)
+    found, last, initial = monitor_since(watcher, "w")
+    check(initial == {} and not found, "empty initial: %r" % initial)
+
+    # Write through the relay, then read it back at once.
+    r = ok(transact(relay, {"op": "insert", "table": "Host", "row": {
+        "name": "h1", "address": ["set", ["10.0.0.1", "10.0.0.2"]],
+        "external_ids": ["map", [["k", "v"]]]}}), "insert via relay")
+    h1 = r[0]["uuid"][1]
+    rows = ok(transact(relay, {"op": "select", "table": "Host",
+                               "where": [["name", "==", "h1"]]}),
+              "read own write")[0]["rows"]
+    check(len(rows) == 1 and rows[0]["_uuid"] == ["uuid", h1],
+          "relay does not show its own committed write: %r" % rows)
+    note = watcher.wait_notify("update3", timeout=10)
+    check(h1 in note["params"][2]["Host"], "update3 for h1: %r" % note)
+
+    # Changes made upstream reach the relay and its monitors.
+    ok(transact(up, {"op": "insert", "table": "Interface",
+                     "uuid-name": "i", "row": {"name": "eth0",
+                                               "mtu": 1500}},
+                {"op": "mutate", "table": "Host",
+                 "where": [["_uuid", "==", ["uuid", h1]]],
+                 "mutations": [["interfaces", "insert",
+                                ["named-uuid", "i"]],
+                               ["address", "delete", "10.0.0.1"],
+                               ["external_ids", "insert",
+                                ["map", [["k2", "v2"]]]]]}),
+       "upstream write")
+    note = watcher.wait_notify("update3", timeout=10)
+    check("Interface" in note["params"][2], "update3 upstream: %r" % note)
+    wait_same(up, relay, "upstream insert to reach the relay")
+
+    # Optional and map values change (update2 diffs), then a delete.
+    ok(transact(relay, {"op": "update", "table": "Interface",
+                        "where": [["name", "==", "eth0"]],
+                        "row": {"mtu": 9000, "admin_state": "up"}},
+                {"op": "update", "table": "Host",
+                 "where": [["name", "==", "h1"]],
+                 "row": {"external_ids": ["map", [["k", "changed"]]]}}),
+       "update via relay")
+    wait_same(up, relay, "update to reach the relay")
+    # An optional value is sent whole, not as a diff (as the reference).
+    note = watcher.wait_notify("update3", timeout=10)
+    mods = list(note["params"][2]["Interface"].values())
+    check(mods[0]["modify"]["mtu"] == 9000, "optional update2: %r" % note)
+    ok(transact(up, {"op": "update", "table": "Interface",
+                     "where": [], "row": {"mtu": ["set", []]}}),
+       "clear optional upstream")
+    wait_same(up, relay, "cleared optional to reach the relay")
+
+    # Errors come from the upstream, unchanged.
+    dup = {"op": "insert", "table": "Host", "row": {"name": "h1"}}
+    via_relay = transact(relay, dup)
+    direct = transact(up, dup)
+    check(rpc.mask_uuids(via_relay["result"])
+          == rpc.mask_uuids(direct["result"]),
+          "error differs: %r vs %r" % (via_relay, direct))
+    check("error" in via_relay["result"][-1], "duplicate accepted")
+
+    # Reads and waits are answered by the relay itself.
+    r = transact(relay, {"op": "wait", "table": "Host", "timeout": 0,
+                         "where": [["name", "==", "h1"]], "columns": ["name"],
+                         "until": "==", "rows": [{"name": "h1"}]})
+    check(r["result"] == [{}], "wait: %r" % r)
+
+    # A "wait" that blocks until a write through the relay commits.
+    waiter = rpc.Client(relay_remote)
+    wid = waiter.request("transact", [DB, {
+        "op": "wait", "table": "Host", "timeout": 10000,
+        "where": [["name", "==", "h2"]], "columns": ["name"],
+        "until": "==", "rows": [{"name": "h2"}]}])
+    ok(transact(relay, {"op": "insert", "table": "Host",
+                        "row": {"name": "h2"}}), "insert h2")
+    r = waiter.wait_reply(wid)
+    check(r["result"] == [{}], "wait after insert: %r" % r)
+
+    ok(transact(relay, {"op": "delete", "table": "Host",
+                        "where": [["name", "==", "h2"]]}), "delete h2")
+    wait_same(up, relay, "delete to reach the relay")
+    print("basic: ok")
+
+
+class Proxy:
+    """Forwards unix connections from 'path' to 'target'; cut() drops all
+    current ones."""
+
+    def __init__(self, path, target):
+        self.target = target
+        self.lock = threading.Lock()
+        self.conns = []
+        self.n_accepted = 0
+        if os.path.exists(path):
+            os.unlink(path)
+        self.ls = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.ls.bind(path)
+        self.ls.listen(8)
+        threading.Thread(target=self.accept_loop, daemon=True).start()
+
+    def accept_loop(self):
+        while True:
+            a, _ = self.ls.accept()
+            b = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                b.connect(self.target)
+            except OSError:
+                a.close()
+                continue
+            with self.lock:
+                self.conns.append((a, b))
+                self.n_accepted += 1
+            threading.Thread(target=self.pump, args=(a, b),
+                             daemon=True).start()
+            threading.Thread(target=self.pump, args=(b, a),
+                             daemon=True).start()
+
+    def pump(self, src, dst):
+        try:
+            while True:
+                data = src.recv(65536)
+                if not data:
+                    break
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self):
+        with self.lock:
+            conns, self.conns = self.conns, []
+        for a, b in conns:
+            for s in (a, b):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                s.close()
+
+
+def catchup(up_remote, relay_remote, proxy_path):
+    proxy = Proxy(proxy_path, up_remote[5:])
+    relay = wait_relay_ready(relay_remote)
+    up = rpc.Client(up_remote)
+    watcher = rpc.Client(relay_remote)
+    ok(transact(up, {"op": "insert", "table": "Host",
+                     "row": {"name": "keep"}},
+                {"op": "insert", "table": "Host", "row": {"name": "gone"}}),
+       "initial rows")
+    wait_same(up, relay, "initial rows")
+    found, last, initial = monitor_since(watcher, "w")
+    check(len(initial.get("Host", {})) == 2, "initial: %r" % initial)
+
+    # Cut the relay off, change things upstream, let it reconnect.
+    proxy.cut()
+    wait_until(lambda: server_row(relay)["connected"] is False,
+               "relay to notice the cut")
+    ok(transact(up, {"op": "delete", "table": "Host",
+                     "where": [["name", "==", "gone"]]},
+                {"op": "insert", "table": "Host", "row": {"name": "new"}},
+                {"op": "mutate", "table": "Host",
+                 "where": [["name", "==", "keep"]],
+                 "mutations": [["address", "insert", "1.2.3.4"]]}),
+       "changes while cut off")
+    wait_until(lambda: server_row(relay)["connected"] is True,
+               "relay to reconnect")
+    wait_same(up, relay, "relay to catch up")
+
+    # The relay's client sees only the difference, not a full resend.
+    changes = {}
+    deadline = time.time() + 10
+    while len(changes) < 3 and time.time() < deadline:
+        note = watcher.wait_notify("update3", timeout=10)
+        for uuid, upd in note["params"][2].get("Host", {}).items():
+            changes[uuid] = list(upd)[0]
+    check(sorted(changes.values()) == ["delete", "insert", "modify"],
+          "catch-up as seen by a relay client: %r" % changes)
+    check(proxy.n_accepted >= 2, "relay did not reconnect through proxy")
+    print("catchup: ok")
+
+
+def load(up_remote, relay_remote, proxy_path, seconds=3):
+    """Writes through the relay while the relay's upstream connection is cut
+    now and then: every acknowledged insert is upstream exactly once, and
+    the relay ends equal to the upstream."""
+    proxy = Proxy(proxy_path, up_remote[5:])
+    wait_relay_ready(relay_remote)
+    up = rpc.Client(up_remote)
+    writers = [rpc.Client(relay_remote, timeout=30) for _ in range(3)]
+    acked, canceled = set(), set()
+    stop = threading.Event()
+
+    def cutter():
+        while not stop.wait(0.3):
+            proxy.cut()
+    t = threading.Thread(target=cutter, daemon=True)
+    t.start()
+    end = time.time() + seconds
+    i = 0
+    while time.time() < end:
+        i += 1
+        c = writers[i % len(writers)]
+        name = "n%d" % i
+        r = transact(c, {"op": "insert", "table": "Host",
+                         "row": {"name": name}})
+        if r.get("error") is None and "error" not in r["result"][0]:
+            acked.add(name)
+        else:
+            canceled.add(name)
+    stop.set()
+    t.join()
+    names = {}
+    for row in dump(up)["Host"].values():
+        names[row["name"]] = names.get(row["name"], 0) + 1
+    lost = acked - set(names)
+    check(not lost, "acknowledged but lost: %r" % sorted(lost))
+    dups = [k for k, v in names.items() if v > 1]
+    check(not dups, "duplicated: %r" % dups)
+    extra = set(names) - acked - canceled
+    check(not extra, "rows nobody wrote: %r" % extra)
+    check(len(acked) > i // 2, "too few acknowledged: %d of %d"
+          % (len(acked), i))
+    check(proxy.n_accepted >= 3, "the relay was not cut off")
+    relay = wait_relay_ready(relay_remote)
+    wait_same(up, relay, "relay to converge after the load")
+    print("load: ok (%d acknowledged, %d canceled, %d connections)"
+          % (len(acked), len(canceled), proxy.n_accepted))
+
+
+if __name__ == "__main__":
+    cmd = sys.argv[1]
+    {"basic": basic, "catchup": catchup, "load": load}[cmd](*sys.argv[2:])
