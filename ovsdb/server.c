@@ -404,7 +404,8 @@ ovsdb_server_db_transact(struct ovsdb_server_db *sdb, const json_t *params,
     bool durable = false;
     json_t *result = NULL;
     struct ovsdb_txn *txn = ovsdb_execute_compose_authorized(
-        sdb->db, params, read_only || sdb == sdb->server->sysdb, lock_held,
+        sdb->db, params,
+        read_only || sdb == sdb->server->sysdb || sdb->relay, lock_held,
         lock_aux, authorize, authorize_aux, elapsed_msec, timeout_msec,
         &durable, &result);
     if (txn) {

@@ -102,10 +102,10 @@ unsigned long long ovsdb_server_db_get_commit_seqno(
 /* Runs the "transact" request 'params' (borrowed) on 'sdb' as
  * ovsdb_execute_compose_authorized() describes (the same 'read_only',
  * 'lock_held', 'authorize', 'elapsed_msec' and '*timeout_msec'
- * conventions; "_Server" is always read-only), and if there is anything to
- * commit,
- * precommits it, writes it to storage and commits it (monitors see it
- * before this returns).  Returns the result array (new reference), or NULL
+ * conventions; "_Server" and relay databases, whose writes go upstream,
+ * are always read-only), and if there is anything to commit, precommits
+ * it, writes it to storage and commits it (monitors see it before this
+ * returns).  Returns the result array (new reference), or NULL
  * if the request must wait. */
 json_t *ovsdb_server_db_transact(struct ovsdb_server_db *sdb,
                                  const json_t *params, bool read_only,
