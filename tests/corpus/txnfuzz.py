@@ -9,9 +9,11 @@ difference worth keeping becomes a corpus case: copy the printed case
 directory into tests/data/txn/, trim requests.json to the transactions
 that matter, and run tests/corpus/regenerate CASE.  Not run by the tests.
 
-Usage: txnfuzz.py --tool OURS [--ref REF] [--seeds A-B] [--txns N]
-                  [--keep DIR] SCHEMA...
+Usage: txnfuzz.py --tool OURS [--server OURS-SERVER] [--ref REF]
+                  [--seeds A-B] [--txns N] [--keep DIR] SCHEMA...
   SCHEMA   a file name in tests/data/schemas/ (e.g. constraints.ovsschema)
+  --server send our transactions through this ovsdb-server (on a database
+           our ovsdb-tool creates) instead of "ovsdb-tool transact"
   --ref    the reference ovsdb-tool (default /usr/bin/ovsdb-tool)
   --seeds  random seeds to run, each one batch per schema (default 1-10)
   --txns   transactions per batch (default 25)
@@ -197,7 +199,7 @@ def error_choice_only(lines):
 
 
 def main(argv):
-    ours = None
+    ours = server = None
     ref = '/usr/bin/ovsdb-tool'
     first, last = 1, 10
     n_txns = 25
@@ -208,6 +210,8 @@ def main(argv):
         a = args.pop(0)
         if a == '--tool':
             ours = args.pop(0)
+        elif a == '--server':
+            server = args.pop(0)
         elif a == '--ref':
             ref = args.pop(0)
         elif a == '--seeds':
@@ -242,7 +246,7 @@ def main(argv):
             shutil.rmtree(casedir, ignore_errors=True)
             write_case(casedir, schema_path, txns)
             expected = txncompare.run_case(ref, casedir)
-            got = txncompare.run_case(ours, casedir)
+            got = txncompare.run_case(ours, casedir, server)
             lines = txncompare.compare_case(casedir, expected, got)
             batches += 1
             if not lines:
@@ -257,6 +261,8 @@ def main(argv):
                         print('      ' + line.split('"error":')[1][:40])
             else:
                 mismatches += 1
+                txncompare.write_expected(
+                    os.path.join(casedir, 'expected.json'), expected)
                 print('MISMATCH in %s:' % casedir)
                 for line in lines:
                     print(line)
