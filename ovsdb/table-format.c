@@ -286,6 +286,9 @@ compare_rows(const void *a_, const void *b_)
 void
 tabfmt_sort(struct tabfmt *t)
 {
+    if (t->n_rows < 2) {
+        return;                 /* Also: qsort() must not see NULL rows. */
+    }
     size_t n = 0;
     sort_order = xmalloc((t->n_columns + 1) * sizeof *sort_order);
     for (int uuid_pass = 0; uuid_pass < 2; uuid_pass++) {

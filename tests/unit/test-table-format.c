@@ -270,6 +270,26 @@ test_monitor_style(void)
 }
 
 static void
+test_empty(void)
+{
+    struct tabfmt *t = tabfmt_create();
+    tabfmt_set_caption(t, "Empty table");
+    tabfmt_add_column(t, "_uuid");
+    tabfmt_add_column(t, "name");
+    tabfmt_sort(t);
+    struct tabfmt_style style = TABFMT_STYLE_DEFAULT;
+    char *out = capture(t, &style);
+    CHECK_STREQ(out, "Empty table\n_uuid name\n----- ----\n");
+    free(out);
+    style.format = TABFMT_JSON;
+    out = capture(t, &style);
+    CHECK_STREQ(out, "{\"caption\":\"Empty table\",\"data\":[],"
+                "\"headings\":[\"_uuid\",\"name\"]}\n");
+    free(out);
+    tabfmt_destroy(t);
+}
+
+static void
 test_parse(void)
 {
     enum tabfmt_format format;
@@ -288,6 +308,7 @@ main(void)
     test_formats();
     test_html();
     test_monitor_style();
+    test_empty();
     test_parse();
     return check_report("test-table-format");
 }
