@@ -290,6 +290,15 @@ memory_trim_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
 }
 
 static void
+reconnect_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+             const char *argv[] OVS_UNUSED, void *ctl_)
+{
+    struct ctl_state *ctl = ctl_;
+    ovsdb_server_reconnect(ctl->srv);
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
 register_commands(struct ctl_state *ctl)
 {
     unixctl_command_register("exit", "", 0, 0, exit_cb, ctl);
@@ -308,6 +317,8 @@ register_commands(struct ctl_state *ctl)
                              ctl);
     unixctl_command_register("ovsdb-server/compact", "", 0, INT_MAX,
                              compact_cb, ctl);
+    unixctl_command_register("ovsdb-server/reconnect", "", 0, 0,
+                             reconnect_cb, ctl);
     unixctl_command_register("ovsdb-server/memory-trim-on-compaction",
                              "on|off", 1, 1, memory_trim_cb, ctl);
 }

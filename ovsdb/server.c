@@ -733,6 +733,14 @@ apply_ssl(struct ovsdb_server *srv)
 }
 
 void
+ovsdb_server_reconnect(struct ovsdb_server *srv)
+{
+    for (size_t i = 0; i < srv->n_sessions; i++) {
+        ovsdb_session_reconnect(srv->sessions[i].session);
+    }
+}
+
+void
 ovsdb_server_set_ssl_config(struct ovsdb_server *srv,
                             const struct ovsdb_ssl_config *ssl)
 {

@@ -138,6 +138,10 @@ bool ovsdb_server_remove_remote(struct ovsdb_server *, const char *spec);
 /* Appends the remote specs, sorted, one per line. */
 void ovsdb_server_put_remotes(const struct ovsdb_server *, struct ds *);
 
+/* Disconnects every client (outgoing connections reconnect), as
+ * "ovsdb-server/reconnect" does. */
+void ovsdb_server_reconnect(struct ovsdb_server *);
+
 /* Makes the server apply 'ssl' (borrowed: must outlive the server), whose
  * values may be "db:" specs, about once a second. */
 void ovsdb_server_set_ssl_config(struct ovsdb_server *,

@@ -115,6 +115,12 @@ ovsdb_session_destroy(struct ovsdb_session *s)
 }
 
 void
+ovsdb_session_reconnect(struct ovsdb_session *s)
+{
+    jsonrpc_session_force_reconnect(s->js);
+}
+
+void
 ovsdb_session_set_options(struct ovsdb_session *s, bool read_only,
                           const char *role)
 {

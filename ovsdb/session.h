@@ -47,6 +47,9 @@ struct ovsdb_session_stats {
 void ovsdb_session_get_stats(const struct ovsdb_session *,
                              struct ovsdb_session_stats *);
 
+/* Drops the connection (an outgoing one reconnects). */
+void ovsdb_session_reconnect(struct ovsdb_session *);
+
 /* Options of the remote the session came from: with 'read_only' only
  * read-only transactions are allowed; 'role' (copied; NULL or "" for
  * none) is the RBAC role (ovsdb/rbac.h) of its transactions. */

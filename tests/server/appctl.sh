@@ -69,6 +69,22 @@ r = c.call("transact", ["Example", {"op": "select", "table": "Host",
 assert r["result"][0]["rows"] == [{"name": "kept"}], r
 PYEOF
 
+# reconnect drops every client; new ones are served.
+python3 - "$PWD/ours.sock" "$PWD/ours.ctl" <<'PYEOF' || fail "reconnect"
+import subprocess, sys, rpc
+c = rpc.Client("unix:" + sys.argv[1])
+assert c.call("echo", [1])["result"] == [1]
+subprocess.run(["ovs-appctl", "-t", sys.argv[2], "ovsdb-server/reconnect"],
+               check=True)
+try:
+    c.call("echo", [2])
+    sys.exit("client still connected after reconnect")
+except (rpc.Closed, ConnectionResetError, BrokenPipeError):
+    pass
+d = rpc.Client("unix:" + sys.argv[1])
+assert d.call("echo", [3])["result"] == [3]
+PYEOF
+
 # exit stops the server.
 ovs-appctl -t "$PWD/ours.ctl" exit || fail "exit"
 for i in 1 2 3 4 5 6 7 8 9 10; do
