@@ -3,12 +3,15 @@
     python3 relay.py basic UPSTREAM RELAY
     python3 relay.py catchup UPSTREAM RELAY PROXY_SOCK
     python3 relay.py load UPSTREAM RELAY PROXY_SOCK
+    python3 relay.py cluster RELAY MEMBER=PIDFILE...
 
 UPSTREAM and RELAY are "unix:PATH" remotes serving the Example schema
 (ovsdb/schemas/example.ovsschema).  For "catchup" and "load" the relay's
 upstream is a proxy this script runs: it listens on PROXY_SOCK and forwards
 to UPSTREAM, and can cut every connection through it, so the relay has to
 reconnect and catch up while the upstream keeps its history.
+For "cluster", each MEMBER is the unix remote of a member of a 3-server
+cluster and PIDFILE holds its pid: the leader is killed mid-load.
 Exits nonzero with a message on the first check that fails.
 """
 import os
@@ -353,6 +356,66 @@ def load(up_remote, relay_remote, proxy_path, seconds=3):
           % (len(acked), len(canceled), proxy.n_accepted))
 
 
+def find_leader(members):
+    for remote, pidfile in members:
+        try:
+            row = server_row(rpc.Client(remote, timeout=2))
+        except (OSError, rpc.Closed):
+            continue
+        if row and row.get("leader") is True:
+            return remote, pidfile
+    return None
+
+
+def cluster(relay_remote, *member_specs, seconds=4):
+    """Writes through the relay to a 3-member cluster and kills the leader
+    in the middle: every acknowledged insert is in the cluster exactly
+    once, and the relay ends equal to it."""
+    members = [tuple(spec.split("=", 1)) for spec in member_specs]
+    relay = wait_relay_ready(relay_remote)
+    leader = None
+    wait_until(lambda: find_leader(members) is not None, "a leader")
+    writers = [rpc.Client(relay_remote, timeout=30) for _ in range(3)]
+    acked, failed = set(), set()
+    start = time.time()
+    killed = False
+    i = 0
+    while time.time() < start + seconds:
+        if not killed and time.time() > start + seconds / 4:
+            leader = find_leader(members)
+            check(leader is not None, "no leader to kill")
+            with open(leader[1]) as f:
+                os.kill(int(f.read()), 9)
+            killed = True
+        i += 1
+        name = "c%d" % i
+        r = transact(writers[i % len(writers)],
+                     {"op": "insert", "table": "Host",
+                      "row": {"name": name}})
+        if r.get("error") is None and "error" not in r["result"][0]:
+            acked.add(name)
+        else:
+            failed.add(name)
+    check(killed, "the leader was not killed")
+    survivors = [m for m in members if m != leader]
+    wait_until(lambda: find_leader(survivors) is not None, "a new leader")
+    up = rpc.Client(find_leader(survivors)[0])
+    names = {}
+    for row in dump(up)["Host"].values():
+        names[row["name"]] = names.get(row["name"], 0) + 1
+    lost = acked - set(names)
+    check(not lost, "acknowledged but lost: %r" % sorted(lost))
+    check(not [k for k, v in names.items() if v > 1], "duplicated rows")
+    check(not set(names) - acked - failed, "rows nobody wrote")
+    check(len(acked) > i // 2, "too few acknowledged: %d of %d"
+          % (len(acked), i))
+    relay = wait_relay_ready(relay_remote)
+    wait_same(up, relay, "relay to converge after the failover")
+    print("cluster: ok (%d acknowledged, %d failed)" % (len(acked),
+                                                       len(failed)))
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
-    {"basic": basic, "catchup": catchup, "load": load}[cmd](*sys.argv[2:])
+    {"basic": basic, "catchup": catchup, "load": load,
+     "cluster": cluster}[cmd](*sys.argv[2:])
