@@ -309,11 +309,13 @@ full_row(const struct ovsdb_table_schema *ts, const json_t *row)
 
 /* Converts 'updates' (borrowed <table-updates2>) into an ovsdb(5) record
  * for 'db'.  With 'full' (a complete resync), the record also deletes
- * every local row that 'updates' does not have and replaces the others
- * entirely (replay it with is_diff false).  New reference, or NULL if
- * 'updates' is malformed. */
+ * every local row that 'updates' does not have (in the tables named in
+ * 'tables', or all if it is NULL) and replaces the others entirely (replay
+ * it with is_diff false).  New reference, or NULL if 'updates' is
+ * malformed. */
 static json_t *
-updates_to_record(const struct ovsdb *db, const json_t *updates, bool full)
+updates_to_record(const struct ovsdb *db, const json_t *updates, bool full,
+                  const json_t *tables)
 {
     if (!json_is_object(updates)) {
         return NULL;
@@ -352,6 +354,9 @@ updates_to_record(const struct ovsdb *db, const json_t *updates, bool full)
         for (size_t i = 0; i < ovsdb_n_tables(db); i++) {
             const struct ovsdb_table *table = ovsdb_get_table_by_index(db,
                                                                        i);
+            if (tables && !json_object_get(tables, table->schema->name)) {
+                continue;
+            }
             json_t *out = json_object_get(record, table->schema->name);
             const struct ovsdb_row *row;
             OVSDB_TABLE_FOR_EACH_ROW (row, table) {
@@ -370,29 +375,42 @@ updates_to_record(const struct ovsdb *db, const json_t *updates, bool full)
     return record;
 }
 
+struct ovsdb_error *
+ovsdb_relay_updates_to_txn(struct ovsdb *db, const json_t *updates,
+                           bool full, const json_t *tables,
+                           struct ovsdb_txn **txnp)
+{
+    struct ovsdb_error *error = NULL;
+    json_t *record = updates_to_record(db, updates, full, tables);
+    *txnp = NULL;
+    if (!record) {
+        error = ovsdb_error(OVSDB_E_SYNTAX, "malformed table updates");
+    } else if (json_object_size(record)) {
+        error = ovsdb_txn_from_json(db, record, !full, txnp);
+        if (!error) {
+            error = ovsdb_txn_precommit(*txnp);
+            if (error) {
+                ovsdb_txn_abort(*txnp);
+                *txnp = NULL;
+            }
+        }
+    }
+    json_decref(record);
+    return error;
+}
+
 /* Applies 'updates' (borrowed) to the copy as one committed transaction.
  * On error, logs it and resynchronizes from scratch. */
 static void
 apply_updates(struct ovsdb_relay *relay, const json_t *updates, bool full)
 {
     struct ovsdb *db = ovsdb_server_db_get_ovsdb(relay->sdb);
-    struct ovsdb_error *error = NULL;
-    json_t *record = updates_to_record(db, updates, full);
-    if (!record) {
-        error = ovsdb_error(OVSDB_E_SYNTAX, "malformed table updates");
-    } else if (json_object_size(record)) {
-        struct ovsdb_txn *txn;
-        error = ovsdb_txn_from_json(db, record, !full, &txn);
-        if (!error) {
-            error = ovsdb_txn_precommit(txn);
-            if (error) {
-                ovsdb_txn_abort(txn);
-            } else {
-                ovsdb_txn_commit_finish(txn);
-            }
-        }
+    struct ovsdb_txn *txn;
+    struct ovsdb_error *error = ovsdb_relay_updates_to_txn(db, updates, full,
+                                                           NULL, &txn);
+    if (txn) {
+        ovsdb_txn_commit_finish(txn);
     }
-    json_decref(record);
     if (error) {
         char *s = ovsdb_error_to_string_free(error);
         VLOG_WARN("%s: cannot apply upstream update (%s), resynchronizing",

@@ -88,6 +88,7 @@ struct ovsdb_server {
     struct ovsdb_lock_server *lock_server;
     struct uuid id;
     bool memory_trim;
+    bool read_only;                 /* A backup: clients only read. */
     int probe_interval;             /* -1: the stream's default. */
 
     struct allocator_stats stats;   /* Cached for memory/show. */
@@ -405,7 +406,8 @@ ovsdb_server_db_transact(struct ovsdb_server_db *sdb, const json_t *params,
     json_t *result = NULL;
     struct ovsdb_txn *txn = ovsdb_execute_compose_authorized(
         sdb->db, params,
-        read_only || sdb == sdb->server->sysdb || sdb->relay, lock_held,
+        read_only || sdb == sdb->server->sysdb || sdb->relay
+        || sdb->server->read_only, lock_held,
         lock_aux, authorize, authorize_aux, elapsed_msec, timeout_msec,
         &durable, &result);
     if (txn) {
@@ -421,6 +423,28 @@ ovsdb_server_db_transact(struct ovsdb_server_db *sdb, const json_t *params,
         }
     }
     return result;
+}
+
+struct ovsdb_error *
+ovsdb_server_db_commit_txn(struct ovsdb_server_db *sdb,
+                           struct ovsdb_txn *txn)
+{
+    struct ovsdb_error *error = NULL;
+    if (sdb->storage) {
+        error = ovsdb_storage_commit_txn(sdb->storage, txn, false);
+    }
+    if (error) {
+        ovsdb_txn_abort(txn);
+    } else {
+        ovsdb_txn_commit_finish(txn);
+    }
+    return error;
+}
+
+void
+ovsdb_server_set_read_only(struct ovsdb_server *srv, bool read_only)
+{
+    srv->read_only = read_only;
 }
 
 struct ovsdb_error *

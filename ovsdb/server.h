@@ -32,6 +32,7 @@ struct ovsdb_monitor_hub;
 struct ovsdb_relay;
 struct ovsdb_schema;
 struct ovsdb_ssl_config;
+struct ovsdb_txn;
 struct uuid;
 
 struct ovsdb_server;
@@ -114,6 +115,16 @@ json_t *ovsdb_server_db_transact(struct ovsdb_server_db *sdb,
                                  ovsdb_authorize_cb *authorize,
                                  void *authorize_aux, long long elapsed_msec,
                                  long long *timeout_msec);
+
+/* Writes 'txn' (precommitted, on 'sdb''s database; takes ownership) to
+ * storage and commits it, or aborts it on a write error.  For replicated
+ * changes. */
+struct ovsdb_error *ovsdb_server_db_commit_txn(struct ovsdb_server_db *sdb,
+                                              struct ovsdb_txn *txn)
+    WARN_UNUSED_RESULT;
+/* With 'read_only' (a backup server), clients' transactions may only
+ * read. */
+void ovsdb_server_set_read_only(struct ovsdb_server *, bool read_only);
 
 /* Compacts database 'name' (all databases if NULL) now. */
 struct ovsdb_error *ovsdb_server_compact(struct ovsdb_server *,
