@@ -33,7 +33,8 @@ ovsdb_libovsdb_a_SOURCES += \
 
 # (relay) relay mode and active-backup replication.
 ovsdb_libovsdb_a_SOURCES += \
-	ovsdb/relay.c ovsdb/relay.h
+	ovsdb/relay.c ovsdb/relay.h \
+	ovsdb/replication.c ovsdb/replication.h
 
 bin_PROGRAMS += ovsdb/ovsdb-server ovsdb/ovsdb-tool ovsdb/ovsdb-client
 ovsdb_ovsdb_server_SOURCES = ovsdb/ovsdb-server.c

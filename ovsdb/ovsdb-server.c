@@ -19,6 +19,7 @@
 #include "ovsdb/error.h"
 #include "ovsdb/relay.h"
 #include "ovsdb/remotes.h"
+#include "ovsdb/replication.h"
 #include "ovsdb/server.h"
 #include "ovsdb/version.h"
 
@@ -28,6 +29,9 @@ struct options {
     char **remotes;
     size_t n_remotes;
     const char *unixctl_path;
+    const char *sync_from;          /* --sync-from, or NULL. */
+    const char *sync_exclude;       /* --sync-exclude-tables, or NULL. */
+    bool active;                    /* --active. */
     struct ovsdb_ssl_config ssl;    /* Values may be "db:" specs. */
 };
 
@@ -65,6 +69,9 @@ usage(void)
     vlog_usage();
     printf("\nOther options:\n"
            "  --unixctl=SOCKET        override default control socket name\n"
+           "  --sync-from=SERVER      replicate SERVER (be its backup)\n"
+           "  --sync-exclude-tables=DB:TABLE,...  tables not to replicate\n"
+           "  --active                with --sync-from, start active\n"
            "  -h, --help              display this help message\n"
            "  -V, --version           display version information\n");
     exit(EXIT_SUCCESS);
@@ -76,6 +83,9 @@ parse_options(int argc, char *argv[], struct options *opts)
     enum {
         OPT_REMOTE = UCHAR_MAX + 1,
         OPT_UNIXCTL,
+        OPT_SYNC_FROM,
+        OPT_SYNC_EXCLUDE,
+        OPT_ACTIVE,
         OPT_IGNORED_ARG,
         OPT_IGNORED_NOARG,
         DAEMON_OPTION_ENUMS,
@@ -85,6 +95,9 @@ parse_options(int argc, char *argv[], struct options *opts)
     static const struct option long_options[] = {
         {"remote", required_argument, NULL, OPT_REMOTE},
         {"unixctl", required_argument, NULL, OPT_UNIXCTL},
+        {"sync-from", required_argument, NULL, OPT_SYNC_FROM},
+        {"sync-exclude-tables", required_argument, NULL, OPT_SYNC_EXCLUDE},
+        {"active", no_argument, NULL, OPT_ACTIVE},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         /* Accepted for compatibility with the reference, ignored. */
@@ -110,6 +123,15 @@ parse_options(int argc, char *argv[], struct options *opts)
             break;
         case OPT_UNIXCTL:
             opts->unixctl_path = optarg;
+            break;
+        case OPT_SYNC_FROM:
+            opts->sync_from = optarg;
+            break;
+        case OPT_SYNC_EXCLUDE:
+            opts->sync_exclude = optarg;
+            break;
+        case OPT_ACTIVE:
+            opts->active = true;
             break;
         case 'h':
             usage();
@@ -360,6 +382,21 @@ main(int argc, char *argv[])
         }
     }
     ovsdb_server_set_ssl_config(ctl.srv, &opts.ssl);
+    struct ovsdb_replication *repl = ovsdb_replication_create(ctl.srv);
+    if (opts.sync_exclude) {
+        struct ovsdb_error *error = ovsdb_replication_set_exclude(
+            repl, opts.sync_exclude);
+        if (error) {
+            char *s = ovsdb_error_to_string_free(error);
+            ovs_fatal(0, "%s", s);
+        }
+    }
+    if (opts.sync_from) {
+        ovsdb_replication_set_active(repl, opts.sync_from);
+        if (!opts.active) {
+            ovsdb_replication_connect(repl);
+        }
+    }
     for (size_t i = 0; i < opts.n_remotes; i++) {
         ovsdb_server_add_remote(ctl.srv, opts.remotes[i]);
     }
@@ -370,6 +407,7 @@ main(int argc, char *argv[])
         ovs_fatal(retval, "could not create control socket");
     }
     register_commands(&ctl);
+    ovsdb_replication_register_commands(repl);
 
     daemonize_complete();
     VLOG_INFO("%s (ovsdb) %s, allocator %s", program_name(), PACKAGE_VERSION,
@@ -380,6 +418,7 @@ main(int argc, char *argv[])
         for (size_t i = 0; i < n_relays; i++) {
             ovsdb_relay_run(relays[i]);
         }
+        ovsdb_replication_run(repl);
         ovsdb_server_run(ctl.srv);
         if (ctl.n_compacts && !ovsdb_server_compacting(ctl.srv)) {
             for (size_t i = 0; i < ctl.n_compacts; i++) {
@@ -394,6 +433,7 @@ main(int argc, char *argv[])
         for (size_t i = 0; i < n_relays; i++) {
             ovsdb_relay_wait(relays[i]);
         }
+        ovsdb_replication_wait(repl);
         ovsdb_server_wait(ctl.srv);
         if (ctl.n_compacts) {
             poll_timer_wait(100);
@@ -404,6 +444,7 @@ main(int argc, char *argv[])
     /* Let the "exit" reply reach the client. */
     unixctl_server_run(unixctl);
     unixctl_server_destroy(unixctl);
+    ovsdb_replication_destroy(repl);
     ovsdb_server_destroy(ctl.srv);
     ovsdb_ssl_config_destroy(&opts.ssl);
     for (size_t i = 0; i < n_relays; i++) {

@@ -31,3 +31,58 @@ run_relay_check() {
     python3 "$OVSDB_SRCDIR/tests/relay/relay.py" "$@" \
         || { tail -20 relay.log; fail "relay scenario $1"; }
 }
+
+# run_backup_pair ACTIVE_KIND BACKUP_KIND, with each KIND "ours" or "ref"
+# (skips without ovs-appctl or the reference): starts ACTIVE, then BACKUP
+# with --sync-from and --sync-exclude-tables=Example:Interface, checks
+# replication
+# (backup.py phase1) and sync-status, kills the active, promotes the
+# backup, checks it (phase2), and restarts it from its file to check that
+# the replicated rows were written.
+
+server_of() {
+    case $1 in
+    ours) echo ovsdb-server ;;
+    ref) has_reference || skip "reference not installed"
+         echo "$REF_OVSDB_SERVER" ;;
+    esac
+}
+
+run_backup_pair() {
+    APPCTL=$(command -v ovs-appctl || true)
+    [ -n "$APPCTL" ] || skip "ovs-appctl not installed"
+    active=$(server_of "$1")
+    backup=$(server_of "$2")
+    start_server active "$active" ovsdb-tool
+    start_server backup "$backup" ovsdb-tool \
+        --sync-from="unix:$PWD/active.sock" \
+        --sync-exclude-tables=Example:Interface
+    python3 "$OVSDB_SRCDIR/tests/relay/backup.py" phase1 \
+        "unix:$PWD/active.sock" "unix:$PWD/backup.sock" \
+        || fail "replication"
+    "$APPCTL" -t "$PWD/backup.ctl" ovsdb-server/sync-status >status
+    cat status
+    expect_eq "$(cat status)" "state: backup
+replicating: unix:$PWD/active.sock
+database: Example
+exclude: Example:Interface" "sync-status of the backup"
+    expect_eq "$("$APPCTL" -t "$PWD/backup.ctl" \
+        ovsdb-server/get-active-ovsdb-server)" "unix:$PWD/active.sock" \
+        "get-active-ovsdb-server"
+
+    kill -9 "$(cat active.pid)"
+    "$APPCTL" -t "$PWD/backup.ctl" \
+        ovsdb-server/disconnect-active-ovsdb-server
+    expect_eq "$("$APPCTL" -t "$PWD/backup.ctl" ovsdb-server/sync-status)" \
+        "state: active" "sync-status after promotion"
+    python3 "$OVSDB_SRCDIR/tests/relay/backup.py" phase2 \
+        "unix:$PWD/backup.sock" || fail "promotion"
+
+    # Everything replicated is in the file.
+    stop_server backup
+    sleep 0.5
+    n=$(ovsdb-tool query backup.db \
+        '["Example",{"op":"select","table":"Host","where":[]}]' \
+        | grep -o '"name":' | wc -l)
+    expect_eq "$n" 20 "rows in the backup's file"
+}
