@@ -52,7 +52,7 @@ static bool exiting;
 /* What a command needs before it runs. */
 enum need {
     NEED_NONE,                  /* Nothing: no connection. */
-    NEED_RPC,                   /* A connection. */
+    NEED_RPC,                   /* A connection (context_rpc()). */
     NEED_DATABASE               /* A connection and a database name. */
 };
 
@@ -70,8 +70,6 @@ struct command {
     int min_args, max_args;     /* After server and database. */
     void (*handler)(struct context *);
 };
-
-static const struct command *find_command(const char *name);
 
 static noreturn void
 usage(void)
