@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <sys/uio.h>
 #include <openssl/evp.h>
 #include "lib/allocator.h"
 #include "lib/ds.h"
@@ -555,16 +556,48 @@ parse_header(const char *line, size_t n, size_t *sizep,
     return true;
 }
 
+/* Returns the SHA-1 implementation.  OpenSSL 3 looks a digest up again on
+ * every EVP_sha1() use unless it is fetched once, which costs more than
+ * hashing a small record. */
+static const EVP_MD *
+sha1_md(void)
+{
+    static EVP_MD *md;
+    if (!md) {
+        md = EVP_MD_fetch(NULL, "SHA1", NULL);
+    }
+    return md ? md : EVP_sha1();
+}
+
+/* Writes the SHA-1 of 'n' buffers as 40 lowercase hex digits and a NUL. */
+static void
+sha1_hex_iov(const struct iovec *iov, size_t n, char hex[SHA1_HEX_LEN + 1])
+{
+    static const char digits[] = "0123456789abcdef";
+    static EVP_MD_CTX *ctx;
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int md_len = 0;
+
+    if (!ctx) {
+        ctx = EVP_MD_CTX_new();
+    }
+    EVP_DigestInit_ex(ctx, sha1_md(), NULL);
+    for (size_t i = 0; i < n; i++) {
+        EVP_DigestUpdate(ctx, iov[i].iov_base, iov[i].iov_len);
+    }
+    EVP_DigestFinal_ex(ctx, md, &md_len);
+    for (unsigned int i = 0; i < md_len && i < SHA1_HEX_LEN / 2; i++) {
+        hex[i * 2] = digits[md[i] >> 4];
+        hex[i * 2 + 1] = digits[md[i] & 15];
+    }
+    hex[SHA1_HEX_LEN] = '\0';
+}
+
 static void
 sha1_hex(const void *data, size_t size, char hex[SHA1_HEX_LEN + 1])
 {
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int md_len = 0;
-    EVP_Digest(data, size, md, &md_len, EVP_sha1(), NULL);
-    for (unsigned int i = 0; i < md_len && i < SHA1_HEX_LEN / 2; i++) {
-        sprintf(&hex[i * 2], "%02x", md[i]);
-    }
-    hex[SHA1_HEX_LEN] = '\0';
+    struct iovec iov = { (void *) data, size };
+    sha1_hex_iov(&iov, 1, hex);
 }
 
 /* Reads one record.  Returns NULL with '*jsonp' set (or NULL at a clean end
@@ -684,21 +717,13 @@ ovsdb_log_read(struct ovsdb_log *log, json_t **jsonp)
 static char *
 format_text(const char *text, size_t size, size_t *sizep)
 {
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int md_len = 0;
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    EVP_DigestInit_ex(ctx, EVP_sha1(), NULL);
-    EVP_DigestUpdate(ctx, text, size);
-    EVP_DigestUpdate(ctx, "\n", 1);
-    EVP_DigestFinal_ex(ctx, md, &md_len);
-    EVP_MD_CTX_free(ctx);
+    struct iovec iov[2] = { { (void *) text, size }, { "\n", 1 } };
+    char hex[SHA1_HEX_LEN + 1];
+    sha1_hex_iov(iov, 2, hex);
 
     struct ds rec = DS_EMPTY_INITIALIZER;
     ds_reserve(&rec, size + 96);
-    ds_put_format(&rec, MAGIC " %zu ", size + 1);
-    for (unsigned int i = 0; i < md_len; i++) {
-        ds_put_format(&rec, "%02x", md[i]);
-    }
+    ds_put_format(&rec, MAGIC " %zu %s", size + 1, hex);
     ds_put_char(&rec, '\n');
     ds_put_buffer(&rec, text, size);
     ds_put_char(&rec, '\n');
