@@ -538,6 +538,9 @@ static void
 clone_atoms(union ovsdb_atom *dst, const union ovsdb_atom *src,
             unsigned int n, enum ovsdb_atomic_type type)
 {
+    if (!n) {
+        return;                 /* 'dst' and 'src' may be NULL. */
+    }
     memcpy(dst, src, n * sizeof *dst);
     if (type == OVSDB_TYPE_STRING) {
         for (unsigned int i = 0; i < n; i++) {
