@@ -9,6 +9,8 @@
 # "chassis1" (CN of its certificate) runs a series of transactions over
 # TLS, and the answers must be the reference's, byte for byte once UUIDs
 # are masked.  Deleting the Connection row must close the listener.
+# Then the PKI options themselves come from the database (an SSL row) and
+# changing that row changes the server's TLS identity and CA.
 #
 # The client is the reference ovsdb-client, so that only the servers
 # differ.  Skipped without the reference or python3.
@@ -43,22 +45,31 @@ wait_port() {    # wait_port PORT open|closed
     return 1
 }
 
-# run_side NAME SERVER TOOL: runs the whole scenario against one server,
+# run_side NAME SERVER: runs the whole scenario against one server,
 # writing NAME.out.
-run_side() {
-    name=$1 server=$2 tool=$3
+# start NAME SERVER ARGS...: creates NAME.db and starts SERVER on it with
+# an admin socket NAME.sock, --remote=db:Secure,Global,connections and
+# ARGS; waits for the admin socket.
+start() {
+    name=$1 server=$2
+    shift 2
     "$REF_OVSDB_TOOL" create "$name.db" "$SCHEMA"
     "$server" "$name.db" --remote="punix:$PWD/$name.sock" \
-        --remote=db:Secure,Global,connections \
-        --private-key=server-privkey.pem --certificate=server-cert.pem \
-        --ca-cert=ca-cacert.pem --unixctl="$PWD/$name.ctl" \
-        --log-file="$PWD/$name.log" 2>"$name.stderr" &
+        --remote=db:Secure,Global,connections --unixctl="$PWD/$name.ctl" \
+        --log-file="$PWD/$name.log" "$@" 2>"$name.stderr" &
     track_pid $!
     for i in $(seq 50); do
-        [ -S "$name.sock" ] && break
+        [ -S "$name.sock" ] && return 0
         sleep 0.1
     done
-    [ -S "$name.sock" ] || fail "$name: server did not start: $(cat $name.stderr)"
+    fail "$name: server did not start: $(cat $name.stderr)"
+}
+
+run_side() {
+    echo "== $1: RBAC through db remotes"
+    name=$1
+    start "$1" "$2" --private-key=server-privkey.pem \
+        --certificate=server-cert.pem --ca-cert=ca-cacert.pem
 
     admin() {
         "$REF_OVSDB_CLIENT" transact "unix:$PWD/$name.sock" "[\"Secure\",$1]"
@@ -118,20 +129,102 @@ run_side() {
     as_chassis '{"op":"delete","table":"Chassis","where":[["name","==","chassis1"]]}'
     } >"$name.out"
 
-    # Dropping the Connection row closes the listener.
+    # A read_only Connection (plain TCP, no role): reads only.
+    ro_port=$(free_port)
+    admin '{"op":"insert","table":"Connection","row":{
+              "target":"ptcp:'$ro_port':127.0.0.1","read_only":true},
+            "uuid-name":"ro"},
+           {"op":"mutate","table":"Global","where":[],"mutations":[
+              ["connections","insert",["set",[["named-uuid","ro"]]]]]}' \
+        >>"$name.setup"
+    wait_port "$ro_port" open || fail "$name: no read_only listener"
+    for op in '{"op":"insert","table":"Chassis","row":{"name":"ro"}}' \
+              '{"op":"select","table":"Chassis","where":[],"columns":["name"]}'; do
+        "$REF_OVSDB_CLIENT" transact "tcp:127.0.0.1:$ro_port" \
+            "[\"Secure\",$op]" 2>&1
+        echo
+    done >>"$name.out"
+
+    # A monitor open on the pssl remote, to be cut off with it.
+    "$REF_OVSDB_CLIENT" -p chassis1-privkey.pem -c chassis1-cert.pem \
+        -C ca-cacert.pem monitor "ssl:127.0.0.1:$port" Secure Chassis name \
+        >"$name.monitor" 2>&1 &
+    monitor_pid=$!
+    track_pid $monitor_pid
+    for i in $(seq 50); do
+        grep -q other "$name.monitor" && break
+        sleep 0.1
+    done
+    grep -q other "$name.monitor" || fail "$name: monitor did not start"
+
+    # Dropping the Connection rows closes the listeners and the sessions
+    # that came through them.
     admin '{"op":"update","table":"Global","where":[],
             "row":{"connections":["set",[]]}}' >>"$name.setup"
     wait_port "$port" closed || fail "$name: still listening after the Connection row went away"
+    wait_port "$ro_port" closed || fail "$name: read_only remote still open"
+    for i in $(seq 50); do
+        kill -0 $monitor_pid 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 $monitor_pid 2>/dev/null; then
+        fail "$name: session outlived its Connection row"
+    fi
 }
 
-run_side ref "$REF_OVSDB_SERVER" "$REF_OVSDB_TOOL"
+# run_pki_side NAME SERVER: the PKI options read from the database
+# ("-p db:..."), following changes to the SSL row.
+run_pki_side() {
+    echo "== $1: PKI from the database"
+    name=$1-pki
+    start "$name" "$2" --private-key=db:Secure,SSL,private_key \
+        --certificate=db:Secure,SSL,certificate --ca-cert=db:Secure,SSL,ca_cert
+    admin() {
+        "$REF_OVSDB_CLIENT" transact "unix:$PWD/$name.sock" \
+            "[\"Secure\",$1]" >>"$name.setup"
+    }
+    port=$(free_port)
+    admin '{"op":"insert","table":"SSL","row":{
+              "private_key":"'$PWD'/server-privkey.pem",
+              "certificate":"'$PWD'/server-cert.pem",
+              "ca_cert":"'$PWD'/ca-cacert.pem"},"uuid-name":"s"},
+           {"op":"insert","table":"Connection","row":{
+              "target":"pssl:'$port':127.0.0.1"},"uuid-name":"c"},
+           {"op":"insert","table":"Global","row":{
+              "connections":["named-uuid","c"],"ssl":["named-uuid","s"]}}'
+    wait_port "$port" open || fail "$name: no TLS listener from the database"
+    list_dbs() {
+        timeout 10 "$REF_OVSDB_CLIENT" -p $1-privkey.pem -c $1-cert.pem \
+            -C $2-cacert.pem list-dbs "ssl:127.0.0.1:$port" 2>&1 | tr '\n' ' '
+    }
+    expect_eq "$(list_dbs chassis1 ca)" "Secure _Server " \
+        "$name: TLS with the PKI from the database"
+    # New identity and CA in the database: old clients out, new ones in.
+    admin '{"op":"update","table":"SSL","where":[],"row":{
+              "private_key":"'$PWD'/other-server-privkey.pem",
+              "certificate":"'$PWD'/other-server-cert.pem",
+              "ca_cert":"'$PWD'/other-cacert.pem"}}'
+    for i in $(seq 50); do
+        [ "$(list_dbs other-client other)" = "Secure _Server " ] && break
+        sleep 0.1
+    done
+    expect_eq "$(list_dbs other-client other)" "Secure _Server " \
+        "$name: TLS after the SSL row changed"
+    case $(list_dbs chassis1 ca) in
+        *Secure*) fail "$name: client of the old CA still served" ;;
+    esac
+}
+
+pki_ca other
+pki_cert other other-server
+pki_cert other other-client
+run_pki_side ref "$REF_OVSDB_SERVER"
+run_side ref "$REF_OVSDB_SERVER"
 grep -q 'prohibit row insertion into table \\"Chassis\\"' ref.out ||
     fail "reference did not refuse as expected: $(cat ref.out)"
 
-# Until the server links ovsdb/remotes.c, only the reference side runs.
-grep -q ovsdb_remotes_collect "$(command -v ovsdb-server)" ||
-    skip "our ovsdb-server does not read remotes from the database yet"
-run_side ours ovsdb-server ovsdb-tool
+run_pki_side ours ovsdb-server
+run_side ours ovsdb-server
 if ! diff -u ref.out ours.out; then
     fail "RBAC answers differ from the reference"
 fi
