@@ -248,11 +248,14 @@ apply(struct ovsdb_replication *r, struct replica *rep,
         error = ovsdb_server_db_commit_txn(sdb, txn);
     }
     if (error) {
+        /* As the reference: stop replicating and become active.  Such
+         * errors (a row referring to an excluded table, say) would come
+         * back on every resync. */
         char *s = ovsdb_error_to_string_free(error);
-        VLOG_WARN("%s: cannot apply update from %s (%s), resynchronizing",
-                  rep->name, r->active, s);
+        VLOG_ERR("%s: cannot apply update from %s (%s), becoming active",
+                 rep->name, r->active, s);
         free(s);
-        jsonrpc_session_force_reconnect(r->js);
+        ovsdb_replication_disconnect(r);
     }
 }
 

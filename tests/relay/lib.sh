@@ -86,3 +86,20 @@ exclude: Example:Interface" "sync-status of the backup"
         | grep -o '"name":' | wc -l)
     expect_eq "$n" 20 "rows in the backup's file"
 }
+
+# run_backup_refint ACTIVE_KIND BACKUP_KIND: backup.py refint on a fresh
+# pair, then the backup's sync-status must say it is active.
+run_backup_refint() {
+    APPCTL=$(command -v ovs-appctl || true)
+    [ -n "$APPCTL" ] || skip "ovs-appctl not installed"
+    active=$(server_of "$1")
+    backup=$(server_of "$2")
+    start_server active "$active" ovsdb-tool
+    start_server backup "$backup" ovsdb-tool \
+        --sync-from="unix:$PWD/active.sock" \
+        --sync-exclude-tables=Example:Interface
+    python3 "$OVSDB_SRCDIR/tests/relay/backup.py" refint \
+        "unix:$PWD/active.sock" "unix:$PWD/backup.sock" || fail "refint"
+    expect_eq "$("$APPCTL" -t "$PWD/backup.ctl" ovsdb-server/sync-status)" \
+        "state: active" "sync-status after the failed update"
+}
