@@ -345,6 +345,14 @@ register_commands(struct ctl_state *ctl)
                              "on|off", 1, 1, memory_trim_cb, ctl);
 }
 
+/* ovsdb_remotes_find_db_cb for the served databases. */
+static struct ovsdb *
+find_ovsdb(const char *name, void *srv)
+{
+    struct ovsdb_server_db *sdb = ovsdb_server_find_db(srv, name);
+    return sdb ? ovsdb_server_db_get_ovsdb(sdb) : NULL;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -398,6 +406,14 @@ main(int argc, char *argv[])
         }
     }
     for (size_t i = 0; i < opts.n_remotes; i++) {
+        /* As the reference, a "db:" remote naming a missing database,
+         * table or column is fatal at startup. */
+        struct ovsdb_error *error = ovsdb_remotes_parse_db_column(
+            opts.remotes[i], find_ovsdb, ctl.srv, NULL, NULL, NULL);
+        if (error && ovsdb_remotes_is_db_spec(opts.remotes[i])) {
+            ovs_fatal(0, "%s", ovsdb_error_get_details(error));
+        }
+        ovsdb_error_destroy(error);
         ovsdb_server_add_remote(ctl.srv, opts.remotes[i]);
     }
 

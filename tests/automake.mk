@@ -85,7 +85,7 @@ tests_unit_test_rbac_LDADD = $(TEST_LDADD)
 tests_unit_test_remotes_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/data/schemas/rbac.ovsschema tests/security/pki.shlib tests/security/ssl-streams.sh \
 	tests/security/ssl-interop.sh tests/security/hygiene.sh \
-	tests/security/rbac-remotes.sh
+	tests/security/rbac-remotes.sh tests/security/db-remote-errors.sh
 
 check-local: $(check_PROGRAMS) $(bin_PROGRAMS) $(noinst_PROGRAMS)
 	OVSDB_SRCDIR=$(abs_top_srcdir) OVSDB_BUILDDIR=$(abs_top_builddir) \
