@@ -32,3 +32,38 @@ compare_outputs() {
         fail "$1: our server's results differ from the reference's (- reference, + ours)"
     fi
 }
+
+# run_cli_script NAME PROGRAM [OPTION...] < COMMANDS: runs each line of
+# COMMANDS as "PROGRAM --db=unix:NAME.sock OPTION... LINE" against server
+# NAME and prints the command, its masked output and its exit status.
+run_cli_script() {
+    name=$1 program=$2
+    shift 2
+    db="unix:$PWD/$name.sock"
+    while IFS= read -r cmd; do
+        rc=0
+        out=$(eval "$program --db=$db $* $cmd" 2>&1 </dev/null) || rc=$?
+        # Error messages name the database path; mask it.
+        out=$(printf '%s\n' "$out" | sed "s|$PWD/$name.sock|SOCK|g" | mask_sorted)
+        printf '$ %s %s\n%s\nrc=%s\n' "$program" "$cmd" "$out" "$rc"
+    done
+}
+
+# dump_tables NAME PROGRAM [OPTION...] -- TABLE...: prints every row of
+# each TABLE (via PROGRAM list) on server NAME, UUIDs masked, sorted.
+dump_tables() {
+    name=$1 program=$2
+    shift 2
+    opts=
+    while [ "$1" != -- ]; do
+        opts="$opts $1"
+        shift
+    done
+    shift
+    for table in "$@"; do
+        echo "== $table"
+        # shellcheck disable=SC2086
+        $program --db="unix:$PWD/$name.sock" $opts list "$table" \
+            | grep -v '^_uuid ' | mask_sorted
+    done
+}

@@ -55,20 +55,10 @@ CMDS
 }
 
 run_nb() {
-    db="unix:$PWD/$1.sock"
-    nb_script | while IFS= read -r cmd; do
-        rc=0
-        out=$(eval "ovn-nbctl --db=$db --timeout=10 $cmd" 2>&1 </dev/null) || rc=$?
-        out=$(printf '%s\n' "$out" | sed "s|$PWD/$1.sock|SOCK|g" | mask_sorted)
-        printf '$ ovn-nbctl %s\n%s\nrc=%s\n' "$cmd" "$out" "$rc"
-    done
-    for table in Logical_Switch Logical_Switch_Port Logical_Router \
-                 Logical_Router_Port Logical_Router_Static_Route NAT ACL \
-                 Load_Balancer; do
-        echo "== $table"
-        ovn-nbctl --db="$db" --timeout=10 list "$table" \
-            | grep -v '^_uuid ' | mask_sorted
-    done
+    nb_script | run_cli_script "$1" ovn-nbctl --timeout=10
+    dump_tables "$1" ovn-nbctl --timeout=10 -- Logical_Switch \
+        Logical_Switch_Port Logical_Router Logical_Router_Port \
+        Logical_Router_Static_Route NAT ACL Load_Balancer
 }
 run_nb ours >ours.nb
 run_nb ref >ref.nb
@@ -93,13 +83,7 @@ show
 CMDS
 }
 run_sb() {
-    db="unix:$PWD/$1.sock"
-    sb_script | while IFS= read -r cmd; do
-        rc=0
-        out=$(eval "ovn-sbctl --db=$db --timeout=10 $cmd" 2>&1 </dev/null) || rc=$?
-        out=$(printf '%s\n' "$out" | sed "s|$PWD/$1.sock|SOCK|g" | mask_sorted)
-        printf '$ ovn-sbctl %s\n%s\nrc=%s\n' "$cmd" "$out" "$rc"
-    done
+    sb_script | run_cli_script "$1" ovn-sbctl --timeout=10
 }
 run_sb ours >ours.sb
 run_sb ref >ref.sb

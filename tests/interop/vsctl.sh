@@ -63,22 +63,9 @@ CMDS
 }
 
 run_script() {
-    db="unix:$PWD/$1.sock"
-    script | while IFS= read -r cmd; do
-        rc=0
-        # shellcheck disable=SC2086
-        out=$(eval "ovs-vsctl --db=$db --no-wait --timeout=10 $cmd" 2>&1 </dev/null) || rc=$?
-        # Error messages name the database path; mask it.
-        out=$(printf '%s\n' "$out" | sed "s|$PWD/$1.sock|SOCK|g" | mask_sorted)
-        printf '$ ovs-vsctl %s\n%s\nrc=%s\n' "$cmd" "$out" "$rc"
-    done
-    # The database contents afterwards, table by table, UUIDs masked.
-    for table in Open_vSwitch Bridge Port Interface Manager Controller \
-                 Flow_Sample_Collector_Set; do
-        echo "== $table"
-        ovs-vsctl --db="$db" --no-wait --timeout=10 list "$table" \
-            | grep -v '^_uuid ' | mask_sorted
-    done
+    script | run_cli_script "$1" ovs-vsctl --no-wait --timeout=10
+    dump_tables "$1" ovs-vsctl --no-wait --timeout=10 -- Open_vSwitch Bridge \
+        Port Interface Manager Controller Flow_Sample_Collector_Set
 }
 
 run_script ours >ours.out
