@@ -96,12 +96,13 @@ run_one(const struct wl_workload *w, const struct wl_config *base)
     ds_put_format(&line, "{\"workload\":\"%s\",\"ok\":%s,\"scale\":%g,"
                   "\"workers\":%d,\"seconds\":%.3f,\"setup_seconds\":%.3f,"
                   "\"check_seconds\":%.3f,\"transactions\":%lld,"
-                  "\"operations\":%lld,\"rows\":%lld,\"latency_ms\":"
+                  "\"operations\":%lld,\"rows\":%lld,\"atoms\":%lld,"
+                  "\"latency_ms\":"
                   "{\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f},"
                   "\"bytes_sent\":%zu,\"bytes_received\":%zu",
                   w->name, retval ? "false" : "true", cfg.scale, cfg.workers,
                   res.seconds, res.setup_seconds, res.check_seconds,
-                  res.transactions, res.operations, res.rows,
+                  res.transactions, res.operations, res.rows, res.atoms,
                   res.latency_ms[0], res.latency_ms[1], res.latency_ms[2],
                   res.bytes_sent, res.bytes_received);
     ds_put_cstr(&line, ds_cstr(&res.extra));

@@ -34,6 +34,9 @@
 #define QUEUE_MAP_SIZE 256      /* Elements in each row's map. */
 #define QUEUE_REQUESTS 10       /* Requests per worker. */
 #define SETUP_BATCH 1000        /* Rows per setup transaction. */
+#define ITEM_ATOMS 5            /* run, worker, n, value, name. */
+#define SLOT_ATOMS (2 + QUEUE_MAP_SIZE) /* run, n, 256 map elements. */
+#define REQUEST_ATOMS 4         /* run, worker, seq, served. */
 
 static const long long size_steps[] = {100, 1000, 10000, 100000, 500000};
 
@@ -538,6 +541,7 @@ run_update(const struct wl_config *cfg, struct wl_result *res,
             res->error = check_items(rpc, cfg, job.n_rows, job.expected);
             res->check_seconds = now() - t0;
             res->rows = job.n_rows;
+            res->atoms = res->rows * ITEM_ATOMS;
         }
     }
     ds_put_format(&res->extra, ",\"table_rows\":%lld,\"updates_per_worker\""
@@ -653,6 +657,7 @@ run_insert(const struct wl_config *cfg, struct wl_result *res)
         res->error = check_groups(rpc, cfg, cfg->workers, counts);
         res->check_seconds = now() - t0;
         res->rows = job.n_inserts * cfg->workers;
+        res->atoms = res->rows * ITEM_ATOMS;
     }
     ds_put_format(&res->extra, ",\"inserts_per_worker\":%lld",
                   job.n_inserts);
@@ -745,6 +750,7 @@ run_size(const struct wl_config *cfg, struct wl_result *res)
         for (int g = 0; g < 2 * N_STEPS; g++) {
             res->rows += counts[g];
         }
+        res->atoms = res->rows * ITEM_ATOMS;
     }
     free(lat.v);
     ds_destroy(&ops);
@@ -1059,6 +1065,8 @@ run_queue(const struct wl_config *cfg, struct wl_result *res)
             res->error = check_queue(rpc, cfg, &job);
             res->check_seconds = now() - t0;
             res->rows = QUEUE_SLOTS + job.n_requests * cfg->workers;
+            res->atoms = (QUEUE_SLOTS * SLOT_ATOMS
+                          + job.n_requests * cfg->workers * REQUEST_ATOMS);
         }
     }
     ds_put_format(&res->extra, ",\"requests_per_worker\":%lld,"

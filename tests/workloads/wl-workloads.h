@@ -31,6 +31,9 @@ struct wl_result {
     long long transactions;     /* In the timed phase. */
     long long operations;       /* Operations in those transactions. */
     long long rows;             /* Rows in the workload's tables at the end. */
+    long long atoms;            /* Atoms those rows store: each column set
+                                 * counts 1, or its number of set or map
+                                 * elements. */
     double latency_ms[3];       /* Per round trip: p50, p99, max. */
     size_t bytes_sent, bytes_received;
     struct ds extra;            /* More JSON members, ",\"k\":v" each. */
