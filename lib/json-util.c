@@ -18,8 +18,8 @@ struct put_options {
 static void put_json(struct ds *out, const json_t *json,
                      const struct put_options *, int level);
 
-static void
-put_string(struct ds *out, const char *s, size_t length)
+void
+jsonx_put_string(struct ds *out, const char *s, size_t length)
 {
     ds_put_char(out, '"');
     size_t start = 0;
@@ -61,8 +61,8 @@ put_string(struct ds *out, const char *s, size_t length)
     ds_put_char(out, '"');
 }
 
-static void
-put_integer(struct ds *out, long long value)
+void
+jsonx_put_integer(struct ds *out, long long value)
 {
     char buf[24];
     char *p = buf + sizeof buf;
@@ -184,7 +184,7 @@ put_object(struct ds *out, const json_t *json,
             ds_put_char(out, ',');
         }
         put_newline(out, opt->indent, level + 1);
-        put_string(out, members[i].key, strlen(members[i].key));
+        jsonx_put_string(out, members[i].key, strlen(members[i].key));
         ds_put_char(out, ':');
         if (opt->indent) {
             ds_put_char(out, ' ');
@@ -231,10 +231,11 @@ put_json(struct ds *out, const json_t *json, const struct put_options *opt,
         put_array(out, json, opt, level);
         break;
     case JSON_STRING:
-        put_string(out, json_string_value(json), json_string_length(json));
+        jsonx_put_string(out, json_string_value(json),
+                         json_string_length(json));
         break;
     case JSON_INTEGER:
-        put_integer(out, json_integer_value(json));
+        jsonx_put_integer(out, json_integer_value(json));
         break;
     case JSON_REAL:
         if (opt->exact_reals) {

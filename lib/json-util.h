@@ -33,6 +33,12 @@ void jsonx_put_pretty(struct ds *out, const json_t *json, int indent);
  * free(). */
 char *jsonx_to_string_sorted(const json_t *json);
 
+/* Append one JSON string ('length' bytes of 's', escaped as jsonx_put()
+ * does) or integer to 'out': for writers that serialize their own data
+ * without building a json_t. */
+void jsonx_put_string(struct ds *out, const char *s, size_t length);
+void jsonx_put_integer(struct ds *out, long long value);
+
 /* Appends a real number formatted as Open vSwitch does ("%.17g", plus ".0"
  * if the result looks like an integer). */
 void jsonx_put_real(struct ds *out, double d);

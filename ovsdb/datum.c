@@ -841,6 +841,66 @@ ovsdb_datum_to_json(const struct ovsdb_datum *datum,
     }
 }
 
+void
+ovsdb_atom_put_json(struct ds *out, const union ovsdb_atom *atom,
+                    enum ovsdb_atomic_type type)
+{
+    switch (type) {
+    case OVSDB_TYPE_INTEGER:
+        jsonx_put_integer(out, atom->integer);
+        break;
+    case OVSDB_TYPE_REAL:
+        jsonx_put_real(out, atom->real);
+        break;
+    case OVSDB_TYPE_BOOLEAN:
+        ds_put_cstr(out, atom->boolean ? "true" : "false");
+        break;
+    case OVSDB_TYPE_STRING:
+        jsonx_put_string(out, atom->s->string, atom->s->length);
+        break;
+    case OVSDB_TYPE_UUID: {
+        char *p = ds_put_uninit(out, UUID_LEN + 11);
+        memcpy(p, "[\"uuid\",\"", 9);
+        uuid_to_string(&atom->uuid, p + 9);
+        memcpy(p + 9 + UUID_LEN, "\"]", 2);
+        break;
+    }
+    case OVSDB_TYPE_VOID:
+    case OVSDB_N_TYPES:
+    default:
+        ds_put_cstr(out, "null");
+        break;
+    }
+}
+
+void
+ovsdb_datum_put_json(struct ds *out, const struct ovsdb_datum *datum,
+                     const struct ovsdb_type *type)
+{
+    if (ovsdb_type_is_map(type)) {
+        ds_put_cstr(out, "[\"map\",[");
+        for (unsigned int i = 0; i < datum->n; i++) {
+            ds_put_cstr(out, i ? ",[" : "[");
+            ovsdb_atom_put_json(out, &datum->keys[i], type->key.type);
+            ds_put_char(out, ',');
+            ovsdb_atom_put_json(out, &datum->values[i], type->value.type);
+            ds_put_char(out, ']');
+        }
+        ds_put_cstr(out, "]]");
+    } else if (datum->n == 1) {
+        ovsdb_atom_put_json(out, &datum->keys[0], type->key.type);
+    } else {
+        ds_put_cstr(out, "[\"set\",[");
+        for (unsigned int i = 0; i < datum->n; i++) {
+            if (i) {
+                ds_put_char(out, ',');
+            }
+            ovsdb_atom_put_json(out, &datum->keys[i], type->key.type);
+        }
+        ds_put_cstr(out, "]]");
+    }
+}
+
 struct ovsdb_error *
 ovsdb_datum_check_size(const struct ovsdb_datum *datum,
                        const struct ovsdb_type *type)

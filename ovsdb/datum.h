@@ -154,6 +154,14 @@ struct ovsdb_error *ovsdb_datum_from_json(struct ovsdb_datum *datum,
 json_t *ovsdb_datum_to_json(const struct ovsdb_datum *,
                             const struct ovsdb_type *);
 
+/* Append the JSON text of an atom or a datum to 'out', exactly as
+ * jsonx_put() would print ovsdb_atom_to_json() or ovsdb_datum_to_json(),
+ * without building a json_t (for big values). */
+void ovsdb_atom_put_json(struct ds *out, const union ovsdb_atom *,
+                         enum ovsdb_atomic_type);
+void ovsdb_datum_put_json(struct ds *out, const struct ovsdb_datum *,
+                          const struct ovsdb_type *);
+
 /* Like ovsdb_datum_from_json() but without the [n_min, n_max] check, for
  * the arguments of mutations and conditions that are not whole values
  * (e.g. a set to insert).  'type' gives the element types. */

@@ -139,17 +139,24 @@ ovsdb_file_open(const char *path, struct ovsdb **dbp,
     return NULL;
 }
 
-json_t *
-ovsdb_file_txn_record(const json_t *changes, const char *comment)
+bool
+ovsdb_file_put_txn_record(struct ds *out, const struct ovsdb_txn *txn)
 {
-    json_t *rec = json_object();
-    json_object_update(rec, (json_t *) changes);
-    json_object_set_new(rec, "_date", json_integer(time_wall_msec()));
-    if (comment) {
-        json_object_set_new(rec, "_comment", json_string(comment));
+    size_t start = out->length;
+    ds_put_char(out, '{');
+    if (!ovsdb_txn_put_changes(txn, out)) {
+        ds_truncate(out, start);
+        return false;
     }
-    json_object_set_new(rec, "_is_diff", json_true());
-    return rec;
+    const char *comment = ovsdb_txn_get_comment(txn);
+    if (comment) {
+        ds_put_cstr(out, ",\"_comment\":");
+        jsonx_put_string(out, comment, strlen(comment));
+    }
+    ds_put_cstr(out, ",\"_date\":");
+    jsonx_put_integer(out, time_wall_msec());
+    ds_put_cstr(out, ",\"_is_diff\":true}");
+    return true;
 }
 
 /* Returns the persistent non-default columns of 'row'; new reference. */

@@ -68,11 +68,12 @@ struct ovsdb_error *ovsdb_file_replay_record(struct ovsdb *db,
                                              const json_t *json)
     WARN_UNUSED_RESULT;
 
-/* Returns the record to write for a transaction whose changes are
- * 'changes' (borrowed; ovsdb_txn_to_json()'s output): a copy with "_date"
- * (now, wall clock), "_comment" when 'comment' is nonnull and
- * "_is_diff": true added.  New reference. */
-json_t *ovsdb_file_txn_record(const json_t *changes, const char *comment);
+/* Appends to 'out' the JSON text of the record to write for 'txn' (after
+ * precommit): its changes (ovsdb_txn_put_changes()) with "_date" (now,
+ * wall clock), "_comment" if the transaction has one, and "_is_diff":
+ * true.  Returns false, appending nothing, if nothing persistent
+ * changed. */
+bool ovsdb_file_put_txn_record(struct ds *out, const struct ovsdb_txn *txn);
 
 /* Returns a record that holds every row of 'db' (a non-diff record), with
  * "_date" and "_comment" when 'comment' is nonnull.  New reference. */

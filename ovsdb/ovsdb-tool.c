@@ -247,21 +247,18 @@ run_transaction(struct ovsdb *db, const json_t *params, struct ovsdb_log *log)
         return result;
     }
     if (log) {
-        json_t *changes = ovsdb_txn_to_json(txn);
-        if (changes) {
-            json_t *rec = ovsdb_file_txn_record(changes,
-                                                ovsdb_txn_get_comment(txn));
-            error = ovsdb_log_write(log, rec);
+        struct ds rec = DS_EMPTY_INITIALIZER;
+        if (ovsdb_file_put_txn_record(&rec, txn)) {
+            error = ovsdb_log_write_text(log, rec.string, rec.length);
             if (!error) {
                 error = ovsdb_log_commit_block(log);
             }
-            json_decref(rec);
-            json_decref(changes);
             if (error) {
                 ovsdb_txn_abort(txn);
                 check(error);
             }
         }
+        ds_destroy(&rec);
     }
     ovsdb_txn_commit_finish(txn);
     return result;

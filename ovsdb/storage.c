@@ -51,7 +51,8 @@ struct ovsdb_storage {
     int child_fd;                   /* Read end of the child's pipe. */
     struct ds child_msg;            /* What the child wrote there. */
     struct ovsdb_log *new_log;      /* DB.tmp, shared with the child. */
-    json_t *pending;                /* Records committed since the fork. */
+    json_t *pending;                /* Records committed since the fork,
+                                     * as JSON strings of their text. */
 
     unsigned long long n_compactions;
     struct ovsdb_error *compact_error;
@@ -186,19 +187,22 @@ ovsdb_storage_put_stats(const struct ovsdb_storage *s, struct ds *out)
  * Commits. */
 
 struct ovsdb_error *
-ovsdb_storage_commit(struct ovsdb_storage *s, const json_t *changes,
-                     const char *comment, bool durable)
+ovsdb_storage_commit_txn(struct ovsdb_storage *s, const struct ovsdb_txn *txn,
+                         bool durable)
 {
-    if (!changes) {
+    /* Serialized straight from the transaction: a json_t of a big
+     * transaction would cost several times its text. */
+    struct ds rec = DS_EMPTY_INITIALIZER;
+    if (!ovsdb_file_put_txn_record(&rec, txn)) {
         return NULL;
     }
-    json_t *rec = ovsdb_file_txn_record(changes, comment);
-    struct ovsdb_error *error = ovsdb_log_write(s->log, rec);
+    struct ovsdb_error *error = ovsdb_log_write_text(s->log, rec.string,
+                                                     rec.length);
     if (!error && durable) {
         error = ovsdb_log_commit_block(s->log);
     }
     if (error) {
-        json_decref(rec);
+        ds_destroy(&rec);
         if (ovsdb_log_is_broken(s->log) && s->next_recover == 0) {
             s->next_recover = time_msec();
         }
@@ -209,22 +213,11 @@ ovsdb_storage_commit(struct ovsdb_storage *s, const json_t *changes,
         return error;
     }
     if (s->pending) {
-        json_array_append_new(s->pending, rec);
-    } else {
-        json_decref(rec);
+        json_array_append_new(s->pending,
+                              json_stringn_nocheck(rec.string, rec.length));
     }
+    ds_destroy(&rec);
     return NULL;
-}
-
-struct ovsdb_error *
-ovsdb_storage_commit_txn(struct ovsdb_storage *s, const struct ovsdb_txn *txn,
-                         bool durable)
-{
-    json_t *changes = ovsdb_txn_to_json(txn);
-    struct ovsdb_error *error = ovsdb_storage_commit(
-        s, changes, ovsdb_txn_get_comment(txn), durable);
-    json_decref(changes);
-    return error;
 }
 
 /* ---------------------------------------------------------------------
@@ -390,7 +383,8 @@ finish_compaction(struct ovsdb_storage *s, int status)
         if (error) {
             break;
         }
-        error = ovsdb_log_write(s->new_log, rec);
+        error = ovsdb_log_write_text(s->new_log, json_string_value(rec),
+                                     json_string_length(rec));
     }
     if (!error) {
         error = ovsdb_log_replace_commit(s->log, s->new_log);

@@ -74,16 +74,10 @@ void ovsdb_storage_close(struct ovsdb_storage *);
 /* The file name; borrowed (valid until the storage is closed). */
 const char *ovsdb_storage_get_name(const struct ovsdb_storage *);
 
-/* Writes the changes 'changes' (borrowed: ovsdb_txn_to_json()'s output; NULL
- * means nothing to write) as one record with 'comment' (may be NULL), and
- * fsyncs if 'durable'.  Returns NULL once the record is written, or an
- * "I/O error" (then the caller must abort the transaction). */
-struct ovsdb_error *ovsdb_storage_commit(struct ovsdb_storage *,
-                                         const json_t *changes,
-                                         const char *comment, bool durable)
-    WARN_UNUSED_RESULT;
-
-/* Same, taking the changes and comment from 'txn' (after precommit). */
+/* Writes the changes of 'txn' (after precommit; nothing if it changed
+ * nothing persistent) as one record with its comment, and fsyncs if
+ * 'durable'.  Returns NULL once the record is written, or an "I/O error"
+ * (then the caller must abort the transaction). */
 struct ovsdb_error *ovsdb_storage_commit_txn(struct ovsdb_storage *,
                                              const struct ovsdb_txn *txn,
                                              bool durable)

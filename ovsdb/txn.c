@@ -753,81 +753,125 @@ ovsdb_txn_precommit(struct ovsdb_txn *txn)
 
 /* Output. */
 
-static json_t *
-row_to_json(const struct ovsdb_txn_row *tr)
+/* Appends ',"NAME":' (without the comma if 'first') to 'out'. */
+static void
+put_member_name(struct ds *out, const char *name, bool first)
 {
-    const struct ovsdb_table_schema *ts = tr_schema(tr);
-    if (!tr->new) {
-        return json_null();
+    if (!first) {
+        ds_put_char(out, ',');
     }
-    json_t *json = json_object();
+    jsonx_put_string(out, name, strlen(name));
+    ds_put_char(out, ':');
+}
+
+/* Appends the record's value for 'tr' to 'out': null for a delete, else
+ * an object of the columns to write (see ovsdb_txn_to_json() in txn.h).
+ * Returns false, with nothing appended, for a modify that changed no
+ * persistent column. */
+static bool
+put_row(struct ds *out, const struct ovsdb_txn_row *tr)
+{
+    if (!tr->new) {
+        ds_put_cstr(out, "null");
+        return true;
+    }
+
+    const struct ovsdb_table_schema *ts = tr_schema(tr);
+    size_t start = out->length;
+    bool first = true;
+    ds_put_char(out, '{');
     for (size_t i = OVSDB_N_STD_COLUMNS; i < ts->n_columns; i++) {
         const struct ovsdb_column *column = ts->columns[i];
+        const struct ovsdb_type *type = &column->type;
         const struct ovsdb_datum *d = &tr->new->fields[i];
         if (!column->is_persistent) {
             continue;
         }
         if (!tr->old) {
-            if (!ovsdb_datum_is_default(d, &column->type)) {
-                json_object_set_new_nocheck(
-                    json, column->name, ovsdb_datum_to_json(d, &column->type));
+            if (!ovsdb_datum_is_default(d, type)) {
+                put_member_name(out, column->name, first);
+                ovsdb_datum_put_json(out, d, type);
+                first = false;
             }
         } else if (bitmap_is_set(tr->changed, i)) {
+            put_member_name(out, column->name, first);
+            first = false;
             /* As the reference reads it back: a diff applies to a value
              * that is not the default, and replaces a default one. */
-            if (ovsdb_type_is_composite(&column->type)
-                && !ovsdb_datum_is_default(&tr->old->fields[i],
-                                           &column->type)) {
+            const struct ovsdb_datum *old = &tr->old->fields[i];
+            if (ovsdb_type_is_composite(type)
+                && !ovsdb_datum_is_default(old, type)) {
                 struct ovsdb_datum diff;
-                ovsdb_datum_diff(&diff, &tr->old->fields[i], d,
-                                 &column->type);
-                json_object_set_new_nocheck(
-                    json, column->name,
-                    ovsdb_datum_to_json(&diff, &column->type));
-                ovsdb_datum_destroy(&diff, &column->type);
+                ovsdb_datum_diff(&diff, old, d, type);
+                ovsdb_datum_put_json(out, &diff, type);
+                ovsdb_datum_destroy(&diff, type);
             } else {
-                json_object_set_new_nocheck(
-                    json, column->name, ovsdb_datum_to_json(d, &column->type));
+                ovsdb_datum_put_json(out, d, type);
             }
         }
     }
-    if (tr->old && !json_object_size(json)) {
-        json_decref(json);
-        return NULL;
+    if (tr->old && first) {
+        ds_truncate(out, start);
+        return false;
     }
-    return json;
+    ds_put_char(out, '}');
+    return true;
 }
 
-json_t *
-ovsdb_txn_to_json(const struct ovsdb_txn *txn)
+bool
+ovsdb_txn_put_changes(const struct ovsdb_txn *txn, struct ds *out)
 {
-    json_t *json = NULL;
+    bool any = false;
     for (size_t t = 0; t < txn->n_tables; t++) {
         const struct ovsdb_txn_table *tt = txn->tables[t];
-        json_t *rows = NULL;
+        size_t start = out->length;
+        bool first = true;
+        put_member_name(out, tt->table->schema->name, !any);
+        ds_put_char(out, '{');
         const struct ovsdb_txn_row *tr;
         HMAP_FOR_EACH (tr, hmap_node, &tt->txn_rows) {
             if (!is_change(tr)) {
                 continue;
             }
-            json_t *row = row_to_json(tr);
-            if (row) {
-                if (!rows) {
-                    rows = json_object();
-                }
-                char uuid[UUID_LEN + 1];
-                uuid_to_string(&tr->uuid, uuid);
-                json_object_set_new_nocheck(rows, uuid, row);
+            size_t row_start = out->length;
+            if (!first) {
+                ds_put_char(out, ',');
+            }
+            char *p = ds_put_uninit(out, UUID_LEN + 3);
+            p[0] = '"';
+            uuid_to_string(&tr->uuid, p + 1);
+            memcpy(p + 1 + UUID_LEN, "\":", 2);
+            if (put_row(out, tr)) {
+                first = false;
+            } else {
+                ds_truncate(out, row_start);
             }
         }
-        if (rows) {
-            if (!json) {
-                json = json_object();
-            }
-            json_object_set_new_nocheck(json, tt->table->schema->name,
-                                        rows);
+        if (first) {
+            ds_truncate(out, start);
+        } else {
+            ds_put_char(out, '}');
+            any = true;
         }
     }
+    return any;
+}
+
+json_t *
+ovsdb_txn_to_json(const struct ovsdb_txn *txn)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    ds_put_char(&s, '{');
+    json_t *json = NULL;
+    if (ovsdb_txn_put_changes(txn, &s)) {
+        ds_put_char(&s, '}');
+        char *error;
+        json = jsonx_from_buffer(s.string, s.length, &error);
+        if (!json) {
+            ovs_fatal(0, "transaction record does not parse (%s)", error);
+        }
+    }
+    ds_destroy(&s);
     return json;
 }
 

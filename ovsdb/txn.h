@@ -32,6 +32,7 @@
 #include "lib/util.h"
 #include "lib/uuid.h"
 
+struct ds;
 struct ovsdb;
 struct ovsdb_column_set;
 struct ovsdb_error;
@@ -99,9 +100,16 @@ struct ovsdb_error *ovsdb_txn_precommit(struct ovsdb_txn *)
  * is the new row's persistent non-default columns for an insert, and for a
  * modify the changed persistent columns, maps and sets as diffs (the
  * "_is_diff" format) unless the old value was the default (then the new
- * value, which is how the reference reads it); null for a delete.  Call after precommit.  New
- * reference; NULL if nothing persistent changed. */
+ * value, which is how the reference reads it); null for a delete.  Call
+ * after precommit.  New reference; NULL if nothing persistent changed. */
 json_t *ovsdb_txn_to_json(const struct ovsdb_txn *);
+
+/* Same as ovsdb_txn_to_json(), as JSON text appended to 'out' without
+ * building a json_t (a big transaction's tree costs several times its
+ * text): the members "TABLE":{...} separated by commas, without the
+ * enclosing braces.  Returns false, appending nothing, if nothing
+ * persistent changed. */
+bool ovsdb_txn_put_changes(const struct ovsdb_txn *, struct ds *out);
 
 /* Makes the transaction permanent, runs the db's commit observers, frees
  * the old rows and 'txn'. */

@@ -44,6 +44,13 @@ roundtrip(const struct ovsdb_type *type, const char *value)
     json_t *out = ovsdb_datum_to_json(&d, type);
     char *s = jsonx_to_string_sorted(out);
     json_decref(out);
+
+    /* The text serializer writes the same bytes as the tree. */
+    struct ds text = DS_EMPTY_INITIALIZER;
+    ovsdb_datum_put_json(&text, &d, type);
+    CHECK_STREQ(ds_cstr(&text), s);
+    ds_destroy(&text);
+
     ovsdb_datum_destroy(&d, type);
     return s;
 }
@@ -196,6 +203,25 @@ main(void)
     RT(&m, "[\"set\",[]]", "syntax error: expected [\"map\", <array>]");
     RT(&m, "[\"map\",[[\"a\"]]]", "syntax error: expected 2-element array");
     RT(&m, "[\"map\",[[\"a\",\"x\"]]]", "syntax error: expected integer");
+
+    /* Values the text serializer must spell as jsonx_put() does. */
+    struct ovsdb_type any_s = parse_type("\"string\"");
+    struct ovsdb_type su = parse_type("{\"key\":\"uuid\",\"min\":0,"
+                                      "\"max\":\"unlimited\"}");
+    struct ovsdb_type mr = parse_type("{\"key\":\"real\",\"value\":"
+                                      "\"boolean\",\"min\":0,"
+                                      "\"max\":\"unlimited\"}");
+    RT(&any_s, "\"q\\\"b\\\\n\\n\\t\\u0001\xc3\xa9\"",
+       "\"q\\\"b\\\\n\\n\\t\\u0001\xc3\xa9\"");
+    RT(&i, "-9223372036854775808", "-9223372036854775808");
+    RT(&r, "-0.1", "-0.1");
+    RT(&b, "false", "false");
+    RT(&su, "[\"set\",[[\"uuid\",\"00000000-0000-0000-0000-000000000002\"],"
+       "[\"uuid\",\"00000000-0000-0000-0000-000000000001\"]]]",
+       "[\"set\",[[\"uuid\",\"00000000-0000-0000-0000-000000000001\"],"
+       "[\"uuid\",\"00000000-0000-0000-0000-000000000002\"]]]");
+    RT(&mr, "[\"map\",[[2.5,true],[1e300,false]]]",
+       "[\"map\",[[2.5,true],[1e+300,false]]]");
 
     /* named-uuid resolves through the symbol table. */
     struct ovsdb_symbol_table *symtab = ovsdb_symbol_table_create();
