@@ -624,7 +624,7 @@ ovsdb_execute_append_error(json_t *result, struct ovsdb_error *error)
 }
 
 struct ovsdb_txn *
-ovsdb_execute_compose(struct ovsdb *db, const json_t *params, bool read_only,
+ovsdb_execute_compose(struct ovsdb *db, json_t *params, bool read_only,
                       ovsdb_lock_held_cb *lock_held, void *lock_aux,
                       long long elapsed_msec, long long *timeout_msec,
                       bool *durable, json_t **resultp)
@@ -635,16 +635,33 @@ ovsdb_execute_compose(struct ovsdb *db, const json_t *params, bool read_only,
                                             durable, resultp);
 }
 
-struct ovsdb_txn *
-ovsdb_execute_compose_authorized(struct ovsdb *db, const json_t *params,
-                                 bool read_only,
-                                 ovsdb_lock_held_cb *lock_held,
-                                 void *lock_aux,
-                                 ovsdb_authorize_cb *authorize,
-                                 void *authorize_aux,
-                                 long long elapsed_msec,
-                                 long long *timeout_msec, bool *durable,
-                                 json_t **resultp)
+/* True if the operations in 'params' may be freed as they run: nobody
+ * else holds a reference to 'params', and no "wait" could make the caller
+ * retry the request later. */
+static bool
+may_release_ops(const json_t *params)
+{
+    if (params->refcount != 1) {
+        return false;
+    }
+    for (size_t i = 1; i < json_array_size(params); i++) {
+        const json_t *op = json_object_get(json_array_get(params, i), "op");
+        if (!op || (json_is_string(op)
+                    && !strcmp(json_string_value(op), "wait"))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ovsdb_execute_compose_authorized(), where 'releasable' is either NULL or
+ * 'params' itself, which may then lose its operations as they run. */
+static struct ovsdb_txn *
+compose(struct ovsdb *db, const json_t *params, json_t *releasable,
+        bool read_only, ovsdb_lock_held_cb *lock_held, void *lock_aux,
+        ovsdb_authorize_cb *authorize, void *authorize_aux,
+        long long elapsed_msec, long long *timeout_msec, bool *durable,
+        json_t **resultp)
 {
     *durable = false;
     if (timeout_msec) {
@@ -678,6 +695,7 @@ ovsdb_execute_compose_authorized(struct ovsdb *db, const json_t *params,
     };
 
     size_t n_ops = json_array_size(params) - 1;
+    bool release_ops = releasable && may_release_ops(params);
     json_t *results = json_array();
     struct ovsdb_error *error = NULL;
     for (size_t i = 1; i <= n_ops; i++) {
@@ -727,6 +745,12 @@ ovsdb_execute_compose_authorized(struct ovsdb *db, const json_t *params,
             break;
         }
         json_array_append_new(results, result);
+        if (release_ops) {
+            /* A big request's tree (jansson's) takes several times its
+             * text: free each operation's part once it has run, so the
+             * rows it made reuse that memory. */
+            json_array_set_new(releasable, i, json_null());
+        }
     }
     ovsdb_symbol_table_destroy(x.symtab);
     *resultp = results;
@@ -738,6 +762,22 @@ ovsdb_execute_compose_authorized(struct ovsdb *db, const json_t *params,
         return NULL;
     }
     return x.txn;
+}
+
+struct ovsdb_txn *
+ovsdb_execute_compose_authorized(struct ovsdb *db, json_t *params,
+                                 bool read_only,
+                                 ovsdb_lock_held_cb *lock_held,
+                                 void *lock_aux,
+                                 ovsdb_authorize_cb *authorize,
+                                 void *authorize_aux,
+                                 long long elapsed_msec,
+                                 long long *timeout_msec, bool *durable,
+                                 json_t **resultp)
+{
+    return compose(db, params, params, read_only, lock_held, lock_aux,
+                   authorize, authorize_aux, elapsed_msec, timeout_msec,
+                   durable, resultp);
 }
 
 json_t *
@@ -753,9 +793,9 @@ ovsdb_execute_authorized(struct ovsdb *db, const json_t *params,
 {
     bool durable;
     json_t *result;
-    struct ovsdb_txn *txn = ovsdb_execute_compose_authorized(
-        db, params, read_only, NULL, NULL, authorize, authorize_aux, 0, NULL,
-        &durable, &result);
+    struct ovsdb_txn *txn = compose(db, params, NULL, read_only, NULL, NULL,
+                                    authorize, authorize_aux, 0, NULL,
+                                    &durable, &result);
     if (txn) {
         struct ovsdb_error *error = ovsdb_txn_precommit(txn);
         if (error) {

@@ -38,7 +38,11 @@ struct ovsdb_txn;
 typedef bool ovsdb_lock_held_cb(const char *name, void *aux);
 
 /* 'params' is the whole "transact" params array ["DBNAME", op, ...]
- * (borrowed).  If 'read_only', any operation that changes the database
+ * (borrowed).  To save memory on big requests, each operation that has
+ * run is replaced by null in 'params' if nothing else holds a reference
+ * to 'params' and it has no "wait" operation (so 'params' is intact
+ * whenever the caller is asked to retry it): pass a copy, or hold a
+ * reference, to keep the request.  If 'read_only', any operation that changes the database
  * fails ("not allowed").  'lock_held' may be NULL (no locks held).
  * '*durable' is set if a "commit" with "durable": true was seen.
  * '*resultp' receives a new reference (or NULL, see above).
@@ -49,7 +53,7 @@ typedef bool ovsdb_lock_held_cb(const char *name, void *aux);
  * '*resultp' is a lone error object (not an array), as the reference
  * answers. */
 struct ovsdb_txn *ovsdb_execute_compose(struct ovsdb *db,
-                                        const json_t *params, bool read_only,
+                                        json_t *params, bool read_only,
                                         ovsdb_lock_held_cb *lock_held,
                                         void *lock_aux,
                                         long long elapsed_msec,
@@ -71,7 +75,7 @@ typedef struct ovsdb_error *ovsdb_authorize_cb(
 /* Same as ovsdb_execute_compose(), with authorization hook 'authorize'
  * (NULL: everything allowed) and its 'authorize_aux'. */
 struct ovsdb_txn *ovsdb_execute_compose_authorized(
-    struct ovsdb *db, const json_t *params, bool read_only,
+    struct ovsdb *db, json_t *params, bool read_only,
     ovsdb_lock_held_cb *lock_held, void *lock_aux,
     ovsdb_authorize_cb *authorize, void *authorize_aux,
     long long elapsed_msec, long long *timeout_msec, bool *durable,
@@ -82,7 +86,8 @@ struct ovsdb_txn *ovsdb_execute_compose_authorized(
 void ovsdb_execute_append_error(json_t *result, struct ovsdb_error *error);
 
 /* Convenience for tools and tests: compose, precommit, commit in memory
- * (no storage) and return the full reply; new reference.  Like the
+ * (no storage) and return the full reply; new reference.  'params' is
+ * left intact.  Like the
  * reference's "ovsdb-tool transact", an unsatisfied "wait" with a timeout
  * replies "not supported" (there is nobody to retry it). */
 json_t *ovsdb_execute(struct ovsdb *db, const json_t *params,

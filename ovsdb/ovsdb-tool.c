@@ -225,10 +225,11 @@ do_needs_conversion(int argc, char *argv[])
     ovsdb_schema_destroy(schema);
 }
 
-/* Runs transaction 'params' on 'db'.  Returns the reply; new reference.  If
+/* Runs transaction 'params' on 'db' (its operations may be freed as they
+ * run).  Returns the reply; new reference.  If
  * 'log' is nonnull the changes are written (and fsynced) to it. */
 static json_t *
-run_transaction(struct ovsdb *db, const json_t *params, struct ovsdb_log *log)
+run_transaction(struct ovsdb *db, json_t *params, struct ovsdb_log *log)
 {
     bool durable;
     json_t *result;

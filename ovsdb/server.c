@@ -396,7 +396,7 @@ ovsdb_server_db_get_commit_seqno(const struct ovsdb_server_db *sdb)
 }
 
 json_t *
-ovsdb_server_db_transact(struct ovsdb_server_db *sdb, const json_t *params,
+ovsdb_server_db_transact(struct ovsdb_server_db *sdb, json_t *params,
                          bool read_only, ovsdb_lock_held_cb *lock_held,
                          void *lock_aux, ovsdb_authorize_cb *authorize,
                          void *authorize_aux, long long elapsed_msec,

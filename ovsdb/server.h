@@ -100,7 +100,8 @@ void ovsdb_server_db_set_status(struct ovsdb_server_db *, const char *model,
 unsigned long long ovsdb_server_db_get_commit_seqno(
     const struct ovsdb_server_db *);
 
-/* Runs the "transact" request 'params' (borrowed) on 'sdb' as
+/* Runs the "transact" request 'params' (borrowed; its operations may be
+ * freed as they run) on 'sdb' as
  * ovsdb_execute_compose_authorized() describes (the same 'read_only',
  * 'lock_held', 'authorize', 'elapsed_msec' and '*timeout_msec'
  * conventions; "_Server" and relay databases, whose writes go upstream,
@@ -109,7 +110,7 @@ unsigned long long ovsdb_server_db_get_commit_seqno(
  * returns).  Returns the result array (new reference), or NULL
  * if the request must wait. */
 json_t *ovsdb_server_db_transact(struct ovsdb_server_db *sdb,
-                                 const json_t *params, bool read_only,
+                                 json_t *params, bool read_only,
                                  ovsdb_lock_held_cb *lock_held,
                                  void *lock_aux,
                                  ovsdb_authorize_cb *authorize,

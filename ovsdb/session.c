@@ -632,7 +632,7 @@ remove_trigger(struct ovsdb_session *s, size_t i)
  * remote's read-only option and RBAC role apply. */
 static json_t *
 session_transact(struct ovsdb_session *s, struct ovsdb_server_db *sdb,
-                 const json_t *params, long long elapsed,
+                 json_t *params, long long elapsed,
                  long long *timeout)
 {
     struct ovsdb *db = ovsdb_server_db_get_ovsdb(sdb);
@@ -657,7 +657,7 @@ session_transact(struct ovsdb_session *s, struct ovsdb_server_db *sdb,
 static void
 handle_transact(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
 {
-    const json_t *params = msg->params;
+    json_t *params = msg->params;
     struct ovsdb_error *error = NULL;
 
     if (!json_is_string(json_array_get(params, 0))) {

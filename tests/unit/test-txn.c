@@ -360,6 +360,39 @@ main(void)
     json_decref(result);
     json_decref(params);
 
+    /* The operations of a request are freed as they run, unless someone
+     * else holds the request or a "wait" may make it run again. */
+    static const char release_ops[] =
+        "[\"t\",{\"op\":\"insert\",\"table\":\"A\",\"row\":"
+        "{\"name\":\"r\"}},{\"op\":\"comment\",\"comment\":\"c\"}]";
+    params = jsonx_from_string(release_ops, NULL);
+    json_t *held = json_incref(params);
+    txn = ovsdb_execute_compose(db2, params, false, NULL, NULL, 0, &timeout,
+                                &durable, &result);
+    CHECK(txn != NULL);
+    ovsdb_txn_abort(txn);
+    json_decref(result);
+    json_decref(held);
+    s = jsonx_to_string_sorted(params);
+    CHECK(strstr(s, "\"r\"") != NULL);
+    free(s);
+    txn = ovsdb_execute_compose(db2, params, false, NULL, NULL, 0, &timeout,
+                                &durable, &result);
+    CHECK(txn != NULL);
+    ovsdb_txn_abort(txn);
+    json_decref(result);
+    s = jsonx_to_string_sorted(params);
+    CHECK_STREQ(s, "[\"t\",null,null]");
+    free(s);
+    json_decref(params);
+    params = jsonx_from_string(release_ops, NULL);
+    result = ovsdb_execute(db2, params, false);
+    json_decref(result);
+    s = jsonx_to_string_sorted(params);
+    CHECK(strstr(s, "\"r\"") != NULL);
+    free(s);
+    json_decref(params);
+
     /* Rows put directly (as schema conversion does) get their strong
      * reference counts before the next transaction. */
     struct ovsdb *db3 = create_db();
