@@ -4,10 +4,12 @@
 
 #include <errno.h>
 #include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lib/allocator.h"
+#include "lib/hash.h"
 
 /* Output options. */
 struct put_options {
@@ -438,9 +440,470 @@ respell_numbers(const char *s, size_t length, size_t *new_length)
     return ds_steal_cstr(&out);
 }
 
+/* The parser for the common case.
+ *
+ * It accepts a subset of what jansson accepts and builds the same tree, with
+ * the number rules above, except that equal short strings and equal
+ * integers become one shared value (jansson values are immutable here), so
+ * a big request whose rows repeat the same keys, tags and small numbers
+ * costs less memory.  Whatever it does not accept (errors, escapes it does
+ * not decode, huge numbers, very deep nesting) returns NULL, and
+ * jsonx_loadb() then leaves the whole text to jansson, which gives the
+ * result or the error message as before. */
+
+#define FAST_MAX_DEPTH 1000         /* jansson's own limit is 2048. */
+#define FAST_N_STRINGS 1024         /* Cached strings (a power of 2)... */
+#define FAST_MAX_CACHED_LENGTH 32   /* ...of at most this many bytes. */
+#define FAST_N_INTEGERS 256         /* Cached integers (a power of 2). */
+
+struct fast_parser {
+    const char *p, *end;
+    int depth;
+    json_t *strings[FAST_N_STRINGS];    /* Each holds one reference. */
+    json_t *integers[FAST_N_INTEGERS];  /* Each holds one reference. */
+    struct ds scratch;                  /* Strings with escapes. */
+};
+
+static json_t *fast_value(struct fast_parser *);
+
+static void
+fast_skip_space(struct fast_parser *fp)
+{
+    while (fp->p < fp->end && (*fp->p == ' ' || *fp->p == '\n'
+                               || *fp->p == '\r' || *fp->p == '\t')) {
+        fp->p++;
+    }
+}
+
+static bool
+fast_is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Returns a string value of 'length' bytes at 's' (ASCII without control
+ * characters), shared with an equal one parsed before if there is one. */
+static json_t *
+fast_cached_string(struct fast_parser *fp, const char *s, size_t length)
+{
+    if (length > FAST_MAX_CACHED_LENGTH) {
+        return json_stringn_nocheck(s, length);
+    }
+    json_t **slot = &fp->strings[hash_bytes(s, length, 0)
+                                 & (FAST_N_STRINGS - 1)];
+    if (*slot && json_string_length(*slot) == length
+        && !memcmp(json_string_value(*slot), s, length)) {
+        return json_incref(*slot);
+    }
+    json_decref(*slot);
+    *slot = json_stringn_nocheck(s, length);
+    return json_incref(*slot);
+}
+
+static json_t *
+fast_cached_integer(struct fast_parser *fp, long long value)
+{
+    json_t **slot = &fp->integers[hash_int((uint32_t) value
+                                           ^ (uint32_t) (value >> 32), 0)
+                                  & (FAST_N_INTEGERS - 1)];
+    if (*slot && json_integer_value(*slot) == value) {
+        return json_incref(*slot);
+    }
+    json_decref(*slot);
+    *slot = json_integer(value);
+    return json_incref(*slot);
+}
+
+/* Reads 4 hex digits at 'p' into '*value'. */
+static bool
+fast_hex4(const char *p, const char *end, unsigned int *value)
+{
+    if (end - p < 4) {
+        return false;
+    }
+    *value = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = p[i];
+        int digit = (c >= '0' && c <= '9' ? c - '0'
+                     : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                     : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1);
+        if (digit < 0) {
+            return false;
+        }
+        *value = *value * 16 + digit;
+    }
+    return true;
+}
+
+static void
+fast_put_utf8(struct ds *out, unsigned int c)
+{
+    if (c < 0x80) {
+        ds_put_char(out, c);
+    } else if (c < 0x800) {
+        ds_put_char(out, 0xc0 | (c >> 6));
+        ds_put_char(out, 0x80 | (c & 0x3f));
+    } else if (c < 0x10000) {
+        ds_put_char(out, 0xe0 | (c >> 12));
+        ds_put_char(out, 0x80 | ((c >> 6) & 0x3f));
+        ds_put_char(out, 0x80 | (c & 0x3f));
+    } else {
+        ds_put_char(out, 0xf0 | (c >> 18));
+        ds_put_char(out, 0x80 | ((c >> 12) & 0x3f));
+        ds_put_char(out, 0x80 | ((c >> 6) & 0x3f));
+        ds_put_char(out, 0x80 | (c & 0x3f));
+    }
+}
+
+/* Parses the rest of a string whose opening quote was just consumed.  On
+ * success stores its bytes in '*sp' and '*lengthp' (in the input, or in
+ * 'fp->scratch' until the next string) and sets '*simplep' if they are
+ * ASCII without escapes (else the caller must check the UTF-8). */
+static bool
+fast_string(struct fast_parser *fp, const char **sp, size_t *lengthp,
+            bool *simplep)
+{
+    const char *start = fp->p, *q = start;
+    while (q < fp->end) {
+        unsigned char c = *q;
+        if (c == '"') {
+            *sp = start;
+            *lengthp = q - start;
+            *simplep = true;
+            fp->p = q + 1;
+            return true;
+        } else if (c < 0x20) {
+            return false;
+        } else if (c == '\\' || c >= 0x80) {
+            break;
+        }
+        q++;
+    }
+
+    struct ds *out = &fp->scratch;
+    ds_clear(out);
+    ds_put_buffer(out, start, q - start);
+    while (q < fp->end) {
+        unsigned char c = *q++;
+        if (c == '"') {
+            *sp = ds_cstr(out);
+            *lengthp = out->length;
+            *simplep = false;
+            fp->p = q;
+            return true;
+        } else if (c < 0x20) {
+            return false;
+        } else if (c != '\\') {
+            ds_put_char(out, c);
+            continue;
+        }
+        if (q >= fp->end) {
+            return false;
+        }
+        unsigned int cp;
+        switch (*q++) {
+        case '"': ds_put_char(out, '"'); break;
+        case '\\': ds_put_char(out, '\\'); break;
+        case '/': ds_put_char(out, '/'); break;
+        case 'b': ds_put_char(out, '\b'); break;
+        case 'f': ds_put_char(out, '\f'); break;
+        case 'n': ds_put_char(out, '\n'); break;
+        case 'r': ds_put_char(out, '\r'); break;
+        case 't': ds_put_char(out, '\t'); break;
+        case 'u':
+            if (!fast_hex4(q, fp->end, &cp)) {
+                return false;
+            }
+            q += 4;
+            if (cp >= 0xd800 && cp <= 0xdbff) {
+                unsigned int lo;
+                if (fp->end - q < 6 || q[0] != '\\' || q[1] != 'u'
+                    || !fast_hex4(q + 2, fp->end, &lo)
+                    || lo < 0xdc00 || lo > 0xdfff) {
+                    return false;
+                }
+                q += 6;
+                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+            } else if ((cp >= 0xdc00 && cp <= 0xdfff) || !cp) {
+                return false;
+            }
+            fast_put_utf8(out, cp);
+            break;
+        default:
+            return false;
+        }
+    }
+    return false;
+}
+
+static json_t *
+fast_number(struct fast_parser *fp)
+{
+    const char *s = fp->p, *q = s, *end = fp->end;
+    bool integral = true;
+    if (q < end && *q == '-') {
+        q++;
+    }
+    if (q >= end || !fast_is_digit(*q)) {
+        return NULL;
+    }
+    if (*q == '0') {
+        q++;
+    } else {
+        while (q < end && fast_is_digit(*q)) {
+            q++;
+        }
+    }
+    if (q < end && *q == '.') {
+        integral = false;
+        if (++q >= end || !fast_is_digit(*q)) {
+            return NULL;
+        }
+        while (q < end && fast_is_digit(*q)) {
+            q++;
+        }
+    }
+    if (q < end && (*q == 'e' || *q == 'E')) {
+        integral = false;
+        if (++q < end && (*q == '+' || *q == '-')) {
+            q++;
+        }
+        if (q >= end || !fast_is_digit(*q)) {
+            return NULL;
+        }
+        while (q < end && fast_is_digit(*q)) {
+            q++;
+        }
+    }
+    size_t length = q - s;
+    fp->p = q;
+
+    if (integral && length <= 18) {
+        /* Fits in 63 bits, so no respelling. */
+        long long value = 0;
+        for (const char *d = s + (*s == '-'); d < q; d++) {
+            value = value * 10 + (*d - '0');
+        }
+        return fast_cached_integer(fp, *s == '-' ? -value : value);
+    }
+
+    struct ds text = DS_EMPTY_INITIALIZER;
+    if (!respell_number(s, length, &text)) {
+        ds_put_buffer(&text, s, length);
+    }
+    const char *t = ds_cstr(&text);
+    json_t *json = NULL;
+    errno = 0;
+    if (strpbrk(t, ".eE")) {
+        double d = strtod(t, NULL);
+        if (!isinf(d)) {
+            json = json_real(d);
+        }
+    } else {
+        long long value = strtoll(t, NULL, 10);
+        if (!errno) {
+            json = fast_cached_integer(fp, value);
+        }
+    }
+    ds_destroy(&text);
+    return json;
+}
+
+static bool
+fast_literal(struct fast_parser *fp, const char *word, size_t length)
+{
+    if (fp->end - fp->p >= length && !memcmp(fp->p, word, length)) {
+        fp->p += length;
+        return true;
+    }
+    return false;
+}
+
+/* At the start of a container that ends with 'close': returns true, with
+ * the end consumed, if it is empty. */
+static bool
+fast_is_empty(struct fast_parser *fp, char close)
+{
+    fast_skip_space(fp);
+    if (fp->p < fp->end && *fp->p == close) {
+        fp->p++;
+        return true;
+    }
+    return false;
+}
+
+/* After an element of a container that ends with 'close': returns 1 if
+ * another element follows, 0 if the container ended (either consumed), -1
+ * on anything else. */
+static int
+fast_next(struct fast_parser *fp, char close)
+{
+    fast_skip_space(fp);
+    if (fp->p < fp->end && (*fp->p == ',' || *fp->p == close)) {
+        return *fp->p++ == ',';
+    }
+    return -1;
+}
+
+static json_t *
+fast_array(struct fast_parser *fp)
+{
+    json_t *array = json_array();
+    int more = !fast_is_empty(fp, ']');
+    while (more > 0) {
+        json_t *value = fast_value(fp);
+        if (!value || json_array_append_new(array, value)) {
+            more = -1;
+        } else {
+            more = fast_next(fp, ']');
+        }
+    }
+    if (more < 0) {
+        json_decref(array);
+        return NULL;
+    }
+    return array;
+}
+
+/* Parses one "key": value member into 'object'. */
+static bool
+fast_member(struct fast_parser *fp, json_t *object)
+{
+    const char *key;
+    size_t length;
+    bool simple;
+    fast_skip_space(fp);
+    if (fp->p >= fp->end || *fp->p != '"') {
+        return false;
+    }
+    fp->p++;
+    if (!fast_string(fp, &key, &length, &simple)) {
+        return false;
+    }
+    /* 'key' may be in 'scratch', which the value may overwrite. */
+    char *key_copy = simple ? NULL : xmemdup0(key, length);
+    fast_skip_space(fp);
+    json_t *value = NULL;
+    if (fp->p < fp->end && *fp->p == ':') {
+        fp->p++;
+        value = fast_value(fp);
+    }
+    int error = (!value ? -1
+                 : simple ? json_object_setn_new_nocheck(object, key, length,
+                                                         value)
+                 : json_object_setn_new(object, key_copy, length, value));
+    free(key_copy);
+    return !error;
+}
+
+static json_t *
+fast_object(struct fast_parser *fp)
+{
+    json_t *object = json_object();
+    int more = !fast_is_empty(fp, '}');
+    while (more > 0) {
+        more = fast_member(fp, object) ? fast_next(fp, '}') : -1;
+    }
+    if (more < 0) {
+        json_decref(object);
+        return NULL;
+    }
+    return object;
+}
+
+static json_t *
+fast_value(struct fast_parser *fp)
+{
+    fast_skip_space(fp);
+    if (fp->p >= fp->end) {
+        return NULL;
+    }
+    char c = *fp->p;
+    if (c == '"') {
+        const char *s;
+        size_t length;
+        bool simple;
+        fp->p++;
+        if (!fast_string(fp, &s, &length, &simple)) {
+            return NULL;
+        }
+        return simple ? fast_cached_string(fp, s, length)
+                      : json_stringn(s, length);   /* Checks UTF-8. */
+    } else if (c == '-' || fast_is_digit(c)) {
+        return fast_number(fp);
+    } else if (c == '[' || c == '{') {
+        if (fp->depth >= FAST_MAX_DEPTH) {
+            return NULL;
+        }
+        fp->p++;
+        fp->depth++;
+        json_t *json = c == '[' ? fast_array(fp) : fast_object(fp);
+        fp->depth--;
+        return json;
+    } else if (fast_literal(fp, "true", 4)) {
+        return json_true();
+    } else if (fast_literal(fp, "false", 5)) {
+        return json_false();
+    } else if (fast_literal(fp, "null", 4)) {
+        return json_null();
+    }
+    return NULL;
+}
+
+/* Parses 's' as jsonx_loadb() would, or returns NULL if jansson must. */
+static json_t *
+fast_loadb(const char *s, size_t length, size_t flags)
+{
+    struct fast_parser *fp = xzalloc(sizeof *fp);
+    fp->p = s;
+    fp->end = s + length;
+    ds_init(&fp->scratch);
+
+    /* Without the end-of-input check, only an array or an object ends
+     * where jansson would stop reading. */
+    fast_skip_space(fp);
+    json_t *json = NULL;
+    if (fp->p < fp->end
+        && (*fp->p == '[' || *fp->p == '{'
+            || (flags & (JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK))
+               == JSON_DECODE_ANY)) {
+        json = fast_value(fp);
+    }
+    if (json && !(flags & JSON_DISABLE_EOF_CHECK)) {
+        fast_skip_space(fp);
+        if (fp->p != fp->end) {
+            json_decref(json);
+            json = NULL;
+        }
+    }
+
+    for (size_t i = 0; i < FAST_N_STRINGS; i++) {
+        json_decref(fp->strings[i]);
+    }
+    for (size_t i = 0; i < FAST_N_INTEGERS; i++) {
+        json_decref(fp->integers[i]);
+    }
+    ds_destroy(&fp->scratch);
+    free(fp);
+    return json;
+}
+
+static bool fast_parser_enabled = true;
+
+void
+jsonx_set_fast_parser(bool enable)
+{
+    fast_parser_enabled = enable;
+}
+
 json_t *
 jsonx_loadb(const char *s, size_t length, size_t flags, json_error_t *error)
 {
+    json_t *fast = fast_parser_enabled ? fast_loadb(s, length, flags) : NULL;
+    if (fast) {
+        return fast;
+    }
+
     size_t new_length;
     char *respelled = respell_numbers(s, length, &new_length);
     json_t *json = (respelled

@@ -49,9 +49,17 @@ void jsonx_put_real(struct ds *out, double d);
 json_t *jsonx_from_buffer(const char *s, size_t length, char **errorp);
 
 /* Drop-in replacement for jansson's json_loadb() with Open vSwitch's number
- * rules (see above).  'flags' and 'error' are json_loadb()'s. */
+ * rules (see above).  'flags' and 'error' are json_loadb()'s.  Equal short
+ * strings and equal integers in the result may be one shared value (do not
+ * modify them in place): a big request then takes less memory.  The
+ * common case has its own parser; jansson parses what it does not accept
+ * and reports the errors. */
 json_t *jsonx_loadb(const char *s, size_t length, size_t flags,
                     json_error_t *error);
+
+/* For tests: with 'enable' false, jsonx_loadb() always leaves the parsing
+ * to jansson, as a reference to compare with. */
+void jsonx_set_fast_parser(bool enable);
 json_t *jsonx_from_string(const char *s, char **errorp);
 
 /* Reads the whole file 'path' and parses it as JSON.  Same conventions as

@@ -3,6 +3,8 @@
 #include "lib/json-util.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include "lib/util.h"
 #include "tests/unit/check.h"
 
 static void
@@ -22,9 +24,116 @@ check_roundtrip(const char *in, const char *expected)
     }
 }
 
+/* Parses 'text' with jsonx_loadb() with and without its own parser and
+ * checks that both give the same value or both fail. */
+static void
+check_same_parse(const char *text, size_t length, size_t flags)
+{
+    json_error_t error;
+    jsonx_set_fast_parser(false);
+    json_t *slow = jsonx_loadb(text, length, flags, &error);
+    jsonx_set_fast_parser(true);
+    json_t *fast = jsonx_loadb(text, length, flags, &error);
+    char *a = slow ? jsonx_to_string_sorted(slow) : NULL;
+    char *b = fast ? jsonx_to_string_sorted(fast) : NULL;
+    bool same = (!a && !b) || (a && b && !strcmp(a, b)
+                               && json_equal(slow, fast));
+    if (!same) {
+        fprintf(stderr, "flags %zu: \"%.*s\": jansson %s, ours %s\n", flags,
+                (int) length, text, a ? a : "(error)", b ? b : "(error)");
+    }
+    CHECK(same);
+    free(a);
+    free(b);
+    json_decref(slow);
+    json_decref(fast);
+}
+
+/* Differential test of the parser against jansson on valid texts and on
+ * random mutations of them. */
+static void
+fuzz_parser(void)
+{
+    static const char *seeds[] = {
+        "{\"b\":1,\"a\":[true,false,null]}",
+        "[1.0,0.1,1e300,0.30000000000000004,-2.5,1E+2,-0,0.0e-0]",
+        "\"\\u00e9\\u0001\\t/\\\"x\\ud83d\\ude00\\b\\f\\n\\r\\\\\"",
+        "[\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\",\"a\\u0041\"]",
+        "[9223372036854775807,-9223372036854775808,9223372036854775808]",
+        "[123456789012345678,1234567890123456789,12345678901234567890]",
+        "{\"k\\u00e9y\":{\"\":[[],{}]},\"x\":\"\\u20ac\",\"x\":2}",
+        " [ 1 , \"a\" , { \"b\" : [ null ] } ] \n",
+        "[\"map\",[[\"k000\",\"1.2.3\"],[\"k001\",\"1.2.4\"],[\"k000\",5]]]",
+        "[1e5000,-1e-5000,1.5e-310,100e-2,0.001e3,5e18,5e19]",
+        "{\"id\":1,\"method\":\"transact\",\"params\":[\"DB\",{\"op\":"
+        "\"insert\",\"row\":{\"n\":[\"set\",[1,2]],\"\\u0041\":0.5}}]}",
+        "\"plain\"",
+        "-12",
+        "true",
+    };
+    static const char bytes[] = "\"\\{}[],:.-+eE0159aun \t\n\x01\x80\xc3\xff";
+    unsigned int seed = 12345;
+    char buf[256];
+
+    for (size_t i = 0; i < ARRAY_SIZE(seeds); i++) {
+        size_t n = strlen(seeds[i]);
+        for (int round = 0; round < 5000; round++) {
+            size_t len = n;
+            memcpy(buf, seeds[i], n);
+            int n_edits = round ? 1 + round % 3 : 0;
+            for (int e = 0; e < n_edits && len; e++) {
+                seed = seed * 1103515245 + 12345;
+                size_t pos = (seed >> 8) % len;
+                char c = bytes[(seed >> 20) % (sizeof bytes - 1)];
+                switch ((seed >> 16) % 4) {
+                case 0:
+                    buf[pos] = c;
+                    break;
+                case 1:
+                    memmove(&buf[pos], &buf[pos + 1], len - pos - 1);
+                    len--;
+                    break;
+                case 2:
+                    if (len < sizeof buf - 1) {
+                        memmove(&buf[pos + 1], &buf[pos], len - pos);
+                        buf[pos] = c;
+                        len++;
+                    }
+                    break;
+                default:
+                    len = pos;
+                    break;
+                }
+            }
+            check_same_parse(buf, len, 0);
+            check_same_parse(buf, len, JSON_DECODE_ANY);
+            check_same_parse(buf, len,
+                             JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK);
+        }
+    }
+
+    /* Deep nesting goes to jansson, which has its own limit. */
+    char deep[4200];
+    memset(deep, '[', 2100);
+    memset(deep + 2100, ']', 2100);
+    check_same_parse(deep, 4200, 0);
+    check_same_parse(deep + 1000, 2200, 0);
+}
+
 int
 main(void)
 {
+    fuzz_parser();
+
+    /* Equal strings and integers may be shared, and the tree is still
+     * right. */
+    json_t *shared = jsonx_from_string("[[\"k\",7],[\"k\",7],\"k\"]", NULL);
+    CHECK(json_array_get(json_array_get(shared, 0), 0)
+          == json_array_get(json_array_get(shared, 1), 0));
+    CHECK(json_array_get(json_array_get(shared, 0), 1)
+          == json_array_get(json_array_get(shared, 1), 1));
+    json_decref(shared);
+
     check_roundtrip("{\"b\":1,\"a\":[true,false,null]}",
                     "{\"a\":[true,false,null],\"b\":1}");
     /* Reals as Open vSwitch prints them (%.15g). */
