@@ -717,18 +717,23 @@ ovsdb_log_read(struct ovsdb_log *log, json_t **jsonp)
 static char *
 format_text(const char *text, size_t size, size_t *sizep)
 {
+    struct ds rec = DS_EMPTY_INITIALIZER;
+    ovsdb_log_put_record(&rec, text, size);
+    *sizep = rec.length;
+    return ds_steal_cstr(&rec);
+}
+
+void
+ovsdb_log_put_record(struct ds *out, const char *text, size_t size)
+{
     struct iovec iov[2] = { { (void *) text, size }, { "\n", 1 } };
     char hex[SHA1_HEX_LEN + 1];
     sha1_hex_iov(iov, 2, hex);
-
-    struct ds rec = DS_EMPTY_INITIALIZER;
-    ds_reserve(&rec, size + 96);
-    ds_put_format(&rec, MAGIC " %zu %s", size + 1, hex);
-    ds_put_char(&rec, '\n');
-    ds_put_buffer(&rec, text, size);
-    ds_put_char(&rec, '\n');
-    *sizep = rec.length;
-    return ds_steal_cstr(&rec);
+    ds_reserve(out, out->length + size + 96);
+    ds_put_format(out, MAGIC " %zu %s", size + 1, hex);
+    ds_put_char(out, '\n');
+    ds_put_buffer(out, text, size);
+    ds_put_char(out, '\n');
 }
 
 char *
@@ -784,7 +789,8 @@ make_broken(struct ovsdb_log *log, const struct ovsdb_error *cause)
 }
 
 static struct ovsdb_error *
-write_buffer(struct ovsdb_log *log, const char *buf, size_t size)
+write_buffer(struct ovsdb_log *log, const char *buf, size_t size,
+             unsigned long long n_records)
 {
     if (log->state == LOG_BROKEN) {
         return broken_error(log);
@@ -805,7 +811,7 @@ write_buffer(struct ovsdb_log *log, const char *buf, size_t size)
         return error;
     }
     log->offset += size;
-    log->n_records++;
+    log->n_records += n_records;
     return NULL;
 }
 
@@ -814,7 +820,7 @@ ovsdb_log_write(struct ovsdb_log *log, const json_t *json)
 {
     size_t size;
     char *rec = ovsdb_log_format_record(json, &size);
-    struct ovsdb_error *error = write_buffer(log, rec, size);
+    struct ovsdb_error *error = write_buffer(log, rec, size, 1);
     free(rec);
     return error;
 }
@@ -824,8 +830,53 @@ ovsdb_log_write_text(struct ovsdb_log *log, const char *text, size_t size)
 {
     size_t rec_size;
     char *rec = format_text(text, size, &rec_size);
-    struct ovsdb_error *error = write_buffer(log, rec, rec_size);
+    struct ovsdb_error *error = write_buffer(log, rec, rec_size, 1);
     free(rec);
+    return error;
+}
+
+struct ovsdb_error *
+ovsdb_log_write_records(struct ovsdb_log *log, const char *records,
+                        size_t size, unsigned long long n_records)
+{
+    if (!size) {
+        return log->state == LOG_BROKEN ? broken_error(log) : NULL;
+    }
+    return write_buffer(log, records, size, n_records);
+}
+
+struct ovsdb_error *
+ovsdb_log_commit_block_or_undo(struct ovsdb_log *log, off_t undo_offset,
+                               unsigned long long undo_n_records)
+{
+    if (log->state == LOG_BROKEN) {
+        return broken_error(log);
+    }
+    if (log->state != LOG_WRITE) {
+        return NULL;
+    }
+    int err = io_fsync(log->fd);
+    if (!err) {
+        return NULL;
+    }
+    struct ovsdb_error *error = io_error(log->name, err, "fsync failed");
+    if (undo_offset > log->offset || undo_n_records > log->n_records) {
+        make_broken(log, error);
+        return error;
+    }
+    /* The records past 'undo_offset' were not acknowledged: cut them off
+     * and make the cut durable, so that a crash cannot bring them back.
+     * If either step fails, the file's state is unknown. */
+    err = io_ftruncate(log->fd, undo_offset);
+    if (!err) {
+        err = io_fsync(log->fd);
+    }
+    if (err) {
+        make_broken(log, error);
+    } else {
+        log->offset = undo_offset;
+        log->n_records = undo_n_records;
+    }
     return error;
 }
 

@@ -35,6 +35,7 @@
 #include <jansson.h>
 #include "lib/util.h"
 
+struct ds;
 struct ovsdb_error;
 struct ovsdb_log;                  /* Opaque: the body is in log.c. */
 
@@ -78,6 +79,28 @@ struct ovsdb_error *ovsdb_log_write(struct ovsdb_log *, const json_t *json)
 struct ovsdb_error *ovsdb_log_write_text(struct ovsdb_log *, const char *text,
                                          size_t size) WARN_UNUSED_RESULT;
 
+/* Appends 'size' bytes of 'records' (borrowed), 'n_records' complete
+ * records as ovsdb_log_format_record() makes them, with a single write.
+ * Same semantics as ovsdb_log_write(): on error the file is left as before
+ * the call (or the log refuses all writes if even that failed). */
+struct ovsdb_error *ovsdb_log_write_records(struct ovsdb_log *,
+                                           const char *records, size_t size,
+                                           unsigned long long n_records)
+    WARN_UNUSED_RESULT;
+
+/* Like ovsdb_log_commit_block(), but if the fsync fails, cuts the file back
+ * to 'undo_offset' (holding 'undo_n_records' records: values that
+ * ovsdb_log_get_offset() and ovsdb_log_get_n_records() returned before the
+ * records that were not acknowledged yet were written) and fsyncs again,
+ * so that a crash cannot replay them.  Returns the fsync error either way;
+ * only if the cut or the second fsync fails too does the log become
+ * broken.  Records written before 'undo_offset' without an fsync may still
+ * have lost pages (Linux can drop dirty pages after a failed writeback), so
+ * the caller should rewrite the file from memory soon. */
+struct ovsdb_error *ovsdb_log_commit_block_or_undo(
+    struct ovsdb_log *, off_t undo_offset, unsigned long long undo_n_records)
+    WARN_UNUSED_RESULT;
+
 /* Fsyncs everything written so far.  On error the file's state is unknown
  * (Linux may have dropped the dirty pages), so the log becomes broken: it
  * refuses writes until it is replaced by ovsdb_log_replace_*(). */
@@ -120,6 +143,10 @@ struct ovsdb_error *ovsdb_log_sync_size(struct ovsdb_log *log)
 /* Returns a new string "<name>.tmp" for 'log'; caller must free with
  * free(). */
 char *ovsdb_log_tmp_name(const struct ovsdb_log *);
+
+/* Appends to 'out' one complete record (header and body) for 'text', 'size'
+ * bytes of one JSON value (borrowed) without the final newline. */
+void ovsdb_log_put_record(struct ds *out, const char *text, size_t size);
 
 /* Serializes 'json' (borrowed) as one complete record (header and body) and
  * returns it as a new string of '*sizep' bytes; caller must free with

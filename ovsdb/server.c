@@ -318,6 +318,7 @@ static void
 server_db_close(struct ovsdb_server_db *sdb)
 {
     struct ovsdb_server *srv = sdb->server;
+    ovsdb_server_db_flush(sdb);
     for (size_t i = 0; i < srv->n_sessions; i++) {
         ovsdb_session_db_removed(srv->sessions[i].session, sdb);
     }
@@ -342,6 +343,7 @@ ovsdb_server_convert_db(struct ovsdb_server_db *sdb,
         return ovsdb_error(OVSDB_E_NOT_ALLOWED, "cannot convert %s",
                            sdb->name);
     }
+    ovsdb_server_db_flush(sdb);
     struct ovsdb_error *error = ovsdb_file_convert(sdb->db, schema,
                                                    &converted);
     ovsdb_schema_destroy(schema);
@@ -413,7 +415,11 @@ ovsdb_server_db_transact(struct ovsdb_server_db *sdb, json_t *params,
     if (txn) {
         struct ovsdb_error *error = ovsdb_txn_precommit(txn);
         if (!error && sdb->storage) {
-            error = ovsdb_storage_commit_txn(sdb->storage, txn, durable);
+            /* Group commit: the storage owns 'txn' from here on. */
+            error = ovsdb_storage_commit_defer(sdb->storage, txn, durable);
+            if (!error) {
+                return result;
+            }
         }
         if (error) {
             ovsdb_txn_abort(txn);
@@ -425,11 +431,40 @@ ovsdb_server_db_transact(struct ovsdb_server_db *sdb, json_t *params,
     return result;
 }
 
+bool
+ovsdb_server_db_has_pending(const struct ovsdb_server_db *sdb)
+{
+    return sdb->storage && ovsdb_storage_has_pending(sdb->storage);
+}
+
+void
+ovsdb_server_db_flush(struct ovsdb_server_db *sdb)
+{
+    if (!ovsdb_server_db_has_pending(sdb)) {
+        return;
+    }
+    struct ovsdb_error *error = ovsdb_storage_flush(sdb->storage);
+    struct ovsdb_server *srv = sdb->server;
+    for (size_t i = 0; i < srv->n_sessions; i++) {
+        ovsdb_session_batch_done(srv->sessions[i].session, sdb, error);
+    }
+    ovsdb_error_destroy(error);
+}
+
+void
+ovsdb_server_flush(struct ovsdb_server *srv)
+{
+    for (size_t i = 0; i < srv->n_dbs; i++) {
+        ovsdb_server_db_flush(srv->dbs[i]);
+    }
+}
+
 struct ovsdb_error *
 ovsdb_server_db_commit_txn(struct ovsdb_server_db *sdb,
                            struct ovsdb_txn *txn)
 {
     struct ovsdb_error *error = NULL;
+    ovsdb_server_db_flush(sdb);
     if (sdb->storage) {
         error = ovsdb_storage_commit_txn(sdb->storage, txn, false);
     }
@@ -455,6 +490,7 @@ ovsdb_server_compact(struct ovsdb_server *srv, const char *name)
         struct ovsdb_server_db *sdb = srv->dbs[i];
         if (sdb->storage && (!name || !strcmp(name, sdb->name))) {
             found = true;
+            ovsdb_server_db_flush(sdb);
             struct ovsdb_error *error
                 = ovsdb_storage_compact(sdb->storage);
             if (error) {
@@ -851,6 +887,10 @@ ovsdb_server_run(struct ovsdb_server *srv)
             i++;
         }
     }
+
+    /* Group commit: everything committed in this pass is written now,
+     * before any held reply or monitor update can reach a client. */
+    ovsdb_server_flush(srv);
 
     for (size_t i = 0; i < srv->n_dbs; i++) {
         if (srv->dbs[i]->storage) {

@@ -13,6 +13,11 @@
  *
  * Databases are referred to by name.  Each database file is opened with
  * ovsdb/storage; every transaction is written before its reply is sent.
+ * Transactions committed in one pass of the loop are written together
+ * (group commit): their replies are held by the sessions until
+ * ovsdb_server_run() flushes the batch at the end of the pass (or earlier,
+ * when a request that reads the database would otherwise see unwritten
+ * data), and monitors hear of them only then.
  * The "_Server" database (ovsdb/server-db.h) is in memory and read-only
  * for clients; it always has one row per served database. */
 #ifndef OVSDB_SERVER_H
@@ -106,8 +111,11 @@ unsigned long long ovsdb_server_db_get_commit_seqno(
  * 'lock_held', 'authorize', 'elapsed_msec' and '*timeout_msec'
  * conventions; "_Server" and relay databases, whose writes go upstream,
  * are always read-only), and if there is anything to commit, precommits
- * it, writes it to storage and commits it (monitors see it before this
- * returns).  Returns the result array (new reference), or NULL
+ * it and commits it: for a database with storage, into the pending batch
+ * (then, and whenever ovsdb_server_db_has_pending() says so afterwards,
+ * the result must be held until ovsdb_session_batch_done() for 'sdb';
+ * monitors see the commit then), otherwise at once (monitors see it before
+ * this returns).  Returns the result array (new reference), or NULL
  * if the request must wait. */
 json_t *ovsdb_server_db_transact(struct ovsdb_server_db *sdb,
                                  json_t *params, bool read_only,
@@ -116,6 +124,16 @@ json_t *ovsdb_server_db_transact(struct ovsdb_server_db *sdb,
                                  ovsdb_authorize_cb *authorize,
                                  void *authorize_aux, long long elapsed_msec,
                                  long long *timeout_msec);
+
+/* True if 'sdb' has transactions committed in memory but not yet written:
+ * anything read from the database now depends on them. */
+bool ovsdb_server_db_has_pending(const struct ovsdb_server_db *);
+/* Writes 'sdb''s pending batch (one write, one fsync if any of it is
+ * durable), then tells every session the outcome
+ * (ovsdb_session_batch_done()).  Does nothing if nothing is pending. */
+void ovsdb_server_db_flush(struct ovsdb_server_db *);
+/* Same for every database. */
+void ovsdb_server_flush(struct ovsdb_server *);
 
 /* Writes 'txn' (precommitted, on 'sdb''s database; takes ownership) to
  * storage and commits it, or aborts it on a write error.  For replicated

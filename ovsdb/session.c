@@ -63,6 +63,16 @@ struct trigger {
     struct ovsdb_relay_txn *rtxn;       /* Forwarded upstream, or NULL. */
 };
 
+/* A message held back until a group commit's outcome is known (see
+ * server.h): a "transact" reply that waits for the batch of 'sdb', or
+ * ('sdb' NULL) any message queued behind one, already serialized. */
+struct held_msg {
+    struct ovsdb_server_db *sdb;    /* NULL once final. */
+    json_t *id;                     /* Request id, while 'sdb'. */
+    json_t *result;                 /* Result array, while 'sdb'. */
+    struct ds text;                 /* Serialized message, once final. */
+};
+
 struct ovsdb_session {
     struct ovsdb_server *server;
     struct jsonrpc_session *js;
@@ -78,9 +88,12 @@ struct ovsdb_session {
     bool dropped;               /* Closed by the server (backlog, ...). */
     bool busy;                  /* More requests may be waiting. */
     size_t allowance;           /* Extra backlog allowed for big replies. */
+    struct held_msg *held;      /* Held messages, oldest first. */
+    size_t n_held, allocated_held;
 };
 
 static void session_reset(struct ovsdb_session *);
+static void held_msg_destroy(struct held_msg *);
 
 void
 ovsdb_session_set_backlog_limits(size_t pause, size_t drop)
@@ -105,6 +118,10 @@ ovsdb_session_destroy(struct ovsdb_session *s)
 {
     if (s) {
         session_reset(s);
+        for (size_t i = 0; i < s->n_held; i++) {
+            held_msg_destroy(&s->held[i]);
+        }
+        free(s->held);
         hmap_destroy(&s->monitors);
         free(s->triggers);
         free(s->waiters);
@@ -177,6 +194,30 @@ check_backlog(struct ovsdb_session *s)
     }
 }
 
+/* Group commit: held messages. */
+
+static struct held_msg *
+hold(struct ovsdb_session *s, struct ovsdb_server_db *sdb)
+{
+    if (s->n_held >= s->allocated_held) {
+        s->held = x2nrealloc(s->held, &s->allocated_held, sizeof *s->held);
+    }
+    struct held_msg *h = &s->held[s->n_held++];
+    h->sdb = sdb;
+    h->id = NULL;
+    h->result = NULL;
+    ds_init(&h->text);
+    return h;
+}
+
+static void
+held_msg_destroy(struct held_msg *h)
+{
+    json_decref(h->id);
+    json_decref(h->result);
+    ds_destroy(&h->text);
+}
+
 /* Queues one message, serialized here with lib/json-util so that numbers
  * are spelled as the reference spells them (jansson would write the real
  * 1 as "1.0").  For a reply or an error 'id' is the request's id and
@@ -215,6 +256,12 @@ session_send(struct ovsdb_session *s, const json_t *id, json_t *result,
     json_decref(error);
     json_decref(params);
 
+    if (s->n_held) {
+        /* Keep the order of replies: wait behind the held ones. */
+        struct held_msg *h = hold(s, NULL);
+        h->text = out;
+        return;
+    }
     struct iovec iov = { .iov_base = out.string, .iov_len = out.length };
     size_t before = jsonrpc_session_get_backlog(s->js);
     jsonrpc_session_send_raw(s->js, &iov, 1);
@@ -233,6 +280,77 @@ static void
 send_reply(struct ovsdb_session *s, const json_t *id, json_t *result)
 {
     session_send(s, id, result, NULL, NULL, NULL);
+}
+
+/* Sends 'result' (takes ownership), the result of a "transact" on 'sdb',
+ * or holds it until 'sdb''s pending batch is written. */
+static void
+send_transact_reply(struct ovsdb_session *s, struct ovsdb_server_db *sdb,
+                    const json_t *id, json_t *result)
+{
+    if (ovsdb_server_db_has_pending(sdb)) {
+        struct held_msg *h = hold(s, sdb);
+        h->id = json_incref((json_t *) id);
+        h->result = result;
+    } else {
+        send_reply(s, id, result);
+    }
+}
+
+/* True if 'result', a "transact" result array, reports an error. */
+static bool
+result_has_error(const json_t *result)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach (result, i, r) {
+        if (json_object_get(r, "error")) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+ovsdb_session_batch_done(struct ovsdb_session *s, struct ovsdb_server_db *sdb,
+                         const struct ovsdb_error *error)
+{
+    if (!s->n_held) {
+        return;
+    }
+    /* Every reply held for 'sdb' waited for this batch. */
+    for (size_t i = 0; i < s->n_held; i++) {
+        struct held_msg *h = &s->held[i];
+        if (h->sdb == sdb) {
+            if (error && !result_has_error(h->result)) {
+                /* As for a commit that failed on its own: the operations'
+                 * results, then the error. */
+                ovsdb_execute_append_error(h->result,
+                                           ovsdb_error_clone(error));
+            }
+            h->sdb = NULL;
+        }
+    }
+
+    /* Send what is final, in order. */
+    size_t n_held = s->n_held;
+    struct held_msg *held = s->held;
+    size_t i;
+    s->n_held = 0;
+    for (i = 0; i < n_held && !held[i].sdb; i++) {
+        struct held_msg *h = &held[i];
+        if (h->result) {
+            session_send(s, h->id, h->result, NULL, NULL, NULL);
+            h->result = NULL;
+        } else {
+            struct iovec iov = { h->text.string, h->text.length };
+            jsonrpc_session_send_raw(s->js, &iov, 1);
+            check_backlog(s);
+        }
+        held_msg_destroy(h);
+    }
+    memmove(held, &held[i], (n_held - i) * sizeof *held);
+    s->n_held = n_held - i;
 }
 
 static void
@@ -682,9 +800,13 @@ handle_transact(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
          * refuse the writes) rather than forwarded. */
         rtxn = ovsdb_relay_transact(relay, params);
     } else {
+        if (!ovsdb_relay_must_forward(params)) {
+            /* Reads see only data that is written. */
+            ovsdb_server_db_flush(sdb);
+        }
         json_t *result = session_transact(s, sdb, params, 0, &timeout);
         if (result) {
-            send_reply(s, msg->id, result);
+            send_transact_reply(s, sdb, msg->id, result);
             return;
         }
     }
@@ -737,11 +859,14 @@ run_triggers(struct ovsdb_session *s)
             }
         } else if (trigger_is_due(t, now)) {
             long long timeout = t->timeout;
+            if (!ovsdb_relay_must_forward(t->params)) {
+                ovsdb_server_db_flush(t->sdb);
+            }
             t->seqno = ovsdb_server_db_get_commit_seqno(t->sdb);
             json_t *result = session_transact(s, t->sdb, t->params,
                                               now - t->created, &timeout);
             if (result) {
-                send_reply(s, t->id, result);
+                send_transact_reply(s, t->sdb, t->id, result);
                 remove_trigger(s, i);
                 continue;
             }
@@ -815,6 +940,11 @@ handle_request(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
     const char *method = msg->method;
     const json_t *params = msg->params;
 
+    if (strcmp(method, "transact")) {
+        /* Only "transact" may see data that a pending group commit has not
+         * written yet (its reply is held until then). */
+        ovsdb_server_flush(s->server);
+    }
     if (!strcmp(method, "transact")) {
         handle_transact(s, msg);
     } else if (!strcmp(method, "monitor")) {

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 struct jsonrpc_session;
+struct ovsdb_error;
 struct ovsdb_server;
 struct ovsdb_server_db;
 
@@ -32,6 +33,14 @@ void ovsdb_session_run(struct ovsdb_session *);
 void ovsdb_session_wait(struct ovsdb_session *);
 bool ovsdb_session_is_alive(const struct ovsdb_session *);
 const char *ovsdb_session_get_name(const struct ovsdb_session *);
+
+/* Group commit: 'sdb''s pending batch was written (if 'error' is NULL) or
+ * failed and was undone (then 'error', borrowed, says why).  Sends the
+ * replies held for it (adding 'error' to those of transactions that had
+ * not failed on their own) and whatever waited behind them. */
+void ovsdb_session_batch_done(struct ovsdb_session *,
+                              struct ovsdb_server_db *sdb,
+                              const struct ovsdb_error *error);
 
 /* Tells the session that 'sdb' is going away: its monitors and waiting
  * transactions on it end ("monitor_canceled" to db-change-aware clients;

@@ -51,8 +51,20 @@ struct ovsdb_storage {
     int child_fd;                   /* Read end of the child's pipe. */
     struct ds child_msg;            /* What the child wrote there. */
     struct ovsdb_log *new_log;      /* DB.tmp, shared with the child. */
-    json_t *pending;                /* Records committed since the fork,
-                                     * as JSON strings of their text. */
+    struct ds pending;              /* Records committed since the fork. */
+    unsigned long long n_pending;   /* Number of records in 'pending'. */
+
+    /* Group commit: what was committed since the last flush. */
+    struct ds batch;                /* Formatted records, not written. */
+    unsigned long long batch_records;   /* Number of records in 'batch'. */
+    bool batch_durable;             /* Some transaction asked for fsync. */
+    struct ovsdb_txn **txns;        /* Deferred, in commit order. */
+    size_t n_txns, allocated_txns;
+    bool rewrite_soon;              /* A failed fsync was undone. */
+
+    /* Statistics. */
+    unsigned long long n_batches, n_batch_failures;
+    size_t max_batch;
 
     unsigned long long n_compactions;
     struct ovsdb_error *compact_error;
@@ -106,6 +118,8 @@ ovsdb_storage_open(const char *path, struct ovsdb_storage **storagep,
     s->min_bytes = env_llong("OVSDB_COMPACT_MIN_BYTES", COMPACT_MIN_BYTES);
     s->child_fd = -1;
     ds_init(&s->child_msg);
+    ds_init(&s->pending);
+    ds_init(&s->batch);
     mark_base(s);
     *storagep = s;
     return NULL;
@@ -125,8 +139,8 @@ cancel_compaction(struct ovsdb_storage *s)
     }
     ovsdb_log_replace_abort(s->new_log);
     s->new_log = NULL;
-    json_decref(s->pending);
-    s->pending = NULL;
+    ds_clear(&s->pending);
+    s->n_pending = 0;
     ds_clear(&s->child_msg);
 }
 
@@ -134,10 +148,14 @@ void
 ovsdb_storage_close(struct ovsdb_storage *s)
 {
     if (s) {
+        ovsdb_error_destroy(ovsdb_storage_flush(s));
         cancel_compaction(s);
         ovsdb_log_close(s->log);
         ovsdb_error_destroy(s->compact_error);
         ds_destroy(&s->child_msg);
+        ds_destroy(&s->pending);
+        ds_destroy(&s->batch);
+        free(s->txns);
         free(s->name);
         free(s);
     }
@@ -176,48 +194,127 @@ ovsdb_storage_last_compact_error(const struct ovsdb_storage *s)
 void
 ovsdb_storage_put_stats(const struct ovsdb_storage *s, struct ds *out)
 {
-    ds_put_format(out, "records:%llu size:%lld compactions:%llu%s%s",
+    ds_put_format(out, "records:%llu size:%lld compactions:%llu "
+                  "batches:%llu max-batch:%zu failed-batches:%llu%s%s",
                   ovsdb_log_get_n_records(s->log),
                   (long long) ovsdb_log_get_offset(s->log),
-                  s->n_compactions, s->child_pid > 0 ? " compacting" : "",
+                  s->n_compactions, s->n_batches, s->max_batch,
+                  s->n_batch_failures,
+                  s->child_pid > 0 ? " compacting" : "",
                   ovsdb_log_is_broken(s->log) ? " broken" : "");
 }
 
 /* ---------------------------------------------------------------------
  * Commits. */
 
-struct ovsdb_error *
-ovsdb_storage_commit_txn(struct ovsdb_storage *s, const struct ovsdb_txn *txn,
-                         bool durable)
+/* Adds the record of 'txn' (borrowed), if it changed anything persistent,
+ * to the batch. */
+static void
+batch_append(struct ovsdb_storage *s, const struct ovsdb_txn *txn,
+             bool durable)
 {
     /* Serialized straight from the transaction: a json_t of a big
      * transaction would cost several times its text. */
-    struct ds rec = DS_EMPTY_INITIALIZER;
-    if (!ovsdb_file_put_txn_record(&rec, txn)) {
-        return NULL;
+    struct ds text = DS_EMPTY_INITIALIZER;
+    if (ovsdb_file_put_txn_record(&text, txn)) {
+        ovsdb_log_put_record(&s->batch, text.string, text.length);
+        s->batch_records++;
+        s->batch_durable = s->batch_durable || durable;
     }
-    struct ovsdb_error *error = ovsdb_log_write_text(s->log, rec.string,
-                                                     rec.length);
-    if (!error && durable) {
-        error = ovsdb_log_commit_block(s->log);
+    ds_destroy(&text);
+}
+
+bool
+ovsdb_storage_has_pending(const struct ovsdb_storage *s)
+{
+    return s->n_txns || s->batch.length;
+}
+
+/* Writes the batch with one write (and one fsync if any of it is durable).
+ * Returns NULL or the error. */
+static struct ovsdb_error *
+batch_write(struct ovsdb_storage *s)
+{
+    off_t start = ovsdb_log_get_offset(s->log);
+    unsigned long long start_records = ovsdb_log_get_n_records(s->log);
+    struct ovsdb_error *error = ovsdb_log_write_records(
+        s->log, s->batch.string, s->batch.length, s->batch_records);
+    if (!error && s->batch_durable) {
+        error = ovsdb_log_commit_block_or_undo(s->log, start,
+                                               start_records);
+        if (error && !ovsdb_log_is_broken(s->log)) {
+            /* The batch is cut off again, but pages of earlier
+             * non-durable commits may be lost: rewrite the file from
+             * memory soon. */
+            s->rewrite_soon = true;
+        }
     }
     if (error) {
-        ds_destroy(&rec);
         if (ovsdb_log_is_broken(s->log) && s->next_recover == 0) {
             s->next_recover = time_msec();
         }
         char *msg = ovsdb_error_to_string(error);
         static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
-        VLOG_ERR_RL(&rl, "%s: commit failed: %s", s->name, msg);
+        VLOG_ERR_RL(&rl, "%s: commit failed (%zu transaction(s) in the "
+                    "batch): %s", s->name, MAX(s->n_txns, (size_t) 1), msg);
         free(msg);
+    } else if (s->child_pid > 0) {
+        ds_put_buffer(&s->pending, s->batch.string, s->batch.length);
+        s->n_pending += s->batch_records;
+    }
+    return error;
+}
+
+struct ovsdb_error *
+ovsdb_storage_flush(struct ovsdb_storage *s)
+{
+    if (!ovsdb_storage_has_pending(s)) {
+        return NULL;
+    }
+    struct ovsdb_error *error = batch_write(s);
+    if (error) {
+        s->n_batch_failures++;
+        for (size_t i = s->n_txns; i-- > 0;) {
+            ovsdb_txn_deferred_undo(s->txns[i]);
+        }
+    } else {
+        for (size_t i = 0; i < s->n_txns; i++) {
+            ovsdb_txn_deferred_finish(s->txns[i]);
+        }
+    }
+    s->n_batches++;
+    s->max_batch = MAX(s->max_batch, s->n_txns);
+    s->n_txns = 0;
+    ds_clear(&s->batch);
+    s->batch_records = 0;
+    s->batch_durable = false;
+    return error;
+}
+
+struct ovsdb_error *
+ovsdb_storage_commit_defer(struct ovsdb_storage *s, struct ovsdb_txn *txn,
+                           bool durable)
+{
+    /* A log that refuses writes fails the commit now, as it always did. */
+    struct ovsdb_error *error = ovsdb_log_write_records(s->log, NULL, 0, 0);
+    if (error) {
         return error;
     }
-    if (s->pending) {
-        json_array_append_new(s->pending,
-                              json_stringn_nocheck(rec.string, rec.length));
+    batch_append(s, txn, durable);
+    ovsdb_txn_commit_defer(txn);
+    if (s->n_txns >= s->allocated_txns) {
+        s->txns = x2nrealloc(s->txns, &s->allocated_txns, sizeof *s->txns);
     }
-    ds_destroy(&rec);
+    s->txns[s->n_txns++] = txn;
     return NULL;
+}
+
+struct ovsdb_error *
+ovsdb_storage_commit_txn(struct ovsdb_storage *s, const struct ovsdb_txn *txn,
+                         bool durable)
+{
+    batch_append(s, txn, durable);
+    return ovsdb_storage_flush(s);
 }
 
 /* ---------------------------------------------------------------------
@@ -351,7 +448,8 @@ ovsdb_storage_compact(struct ovsdb_storage *s)
     fcntl(fds[0], F_SETFL, O_NONBLOCK);
     s->child_pid = pid;
     s->child_fd = fds[0];
-    s->pending = json_array();
+    ds_clear(&s->pending);
+    s->n_pending = 0;
     ds_clear(&s->child_msg);
     VLOG_INFO("%s: compacting in child process %ld", s->name, (long) pid);
     return NULL;
@@ -377,14 +475,9 @@ finish_compaction(struct ovsdb_storage *s, int status)
     if (!error) {
         error = ovsdb_log_sync_size(s->new_log);
     }
-    size_t i;
-    json_t *rec;
-    json_array_foreach (s->pending, i, rec) {
-        if (error) {
-            break;
-        }
-        error = ovsdb_log_write_text(s->new_log, json_string_value(rec),
-                                     json_string_length(rec));
+    if (!error) {
+        error = ovsdb_log_write_records(s->new_log, s->pending.string,
+                                        s->pending.length, s->n_pending);
     }
     if (!error) {
         error = ovsdb_log_replace_commit(s->log, s->new_log);
@@ -392,8 +485,8 @@ finish_compaction(struct ovsdb_storage *s, int status)
         ovsdb_log_replace_abort(s->new_log);
     }
     s->new_log = NULL;
-    json_decref(s->pending);
-    s->pending = NULL;
+    ds_clear(&s->pending);
+    s->n_pending = 0;
     compaction_done(s, error);
 }
 
@@ -458,7 +551,12 @@ ovsdb_storage_run(struct ovsdb_storage *s)
         }
         return;
     }
-    if (should_compact(s, now)) {
+    if (s->rewrite_soon) {
+        s->rewrite_soon = false;
+        VLOG_INFO("%s: rewriting database file after a failed fsync",
+                  s->name);
+        ovsdb_error_destroy(ovsdb_storage_compact(s));
+    } else if (should_compact(s, now)) {
         ovsdb_error_destroy(ovsdb_storage_compact(s));
     }
 }
@@ -470,6 +568,8 @@ ovsdb_storage_wait(struct ovsdb_storage *s)
         poll_fd_wait(s->child_fd, POLLIN);
     } else if (ovsdb_log_is_broken(s->log)) {
         poll_timer_wait_until(s->next_recover);
+    } else if (s->rewrite_soon || ovsdb_storage_has_pending(s)) {
+        poll_immediate_wake();
     } else {
         /* The size only grows with commits, which wake the loop anyway, so
          * only the time limits need timers. */

@@ -6,20 +6,41 @@
  *     ...
  *     txn = ovsdb_execute_compose(db, ...);
  *     error = ovsdb_txn_precommit(txn);
- *     if (!error) error = ovsdb_storage_commit_txn(s, txn, durable);
- *     if (error) ovsdb_txn_abort(txn);     (reply with the error)
- *     else ovsdb_txn_commit_finish(txn);   (reply with the result)
+ *     if (!error) error = ovsdb_storage_commit_defer(s, txn, durable);
+ *     if (error) ovsdb_txn_abort(txn);     (reply with the error now)
+ *     else                                 (hold the reply: 's' owns txn)
+ *     ... more transactions, each on top of the ones before ...
+ *     error = ovsdb_storage_flush(s);      (end of the loop's pass)
+ *     (answer every held reply: with the result if !error, else with it
+ *      plus the error)
  *     ...
  *     loop: ovsdb_storage_run(s); ovsdb_storage_wait(s); poll_block();
  *     ...
  *     ovsdb_storage_close(s); ovsdb_destroy(db);
  *
- * Commits are written (and fsynced when durable) before they return, so the
- * server replies only after the data is on disk.  A write error fails that
- * commit with an "I/O error" and the file is left without it.  If the log
- * cannot be restored to a clean state, later commits fail too until
- * ovsdb_storage_run() rewrites the whole file from memory (a compaction),
- * which it retries by itself (every second) until writes succeed again.
+ * Group commit.  ovsdb_storage_commit_defer() serializes the transaction's
+ * record into a batch and makes its changes the database's state at once
+ * (ovsdb_txn_commit_defer()), so that the next transaction sees them, but
+ * it runs no commit observer (no monitor update) and writes nothing.
+ * ovsdb_storage_flush() writes the whole batch with one write, fsyncs once
+ * if any transaction of it was durable, and then either finishes every
+ * transaction in commit order (commit observers run: monitor updates go
+ * out only now) or, if the write or fsync failed, undoes them in reverse
+ * order, so the database is exactly as before the batch.  The caller must
+ * not let anything that depends on the batch's data (replies, reads) reach
+ * a client before the flush.  The batch must be flushed before any other
+ * call here except ovsdb_storage_commit_defer() and the getters.
+ *
+ * A failed write is undone by truncating the file back to the batch's
+ * start.  A failed fsync is undone the same way, followed by a second
+ * fsync, so that a crash cannot replay transactions that were answered
+ * with an error; the file is then rewritten from memory soon (a background
+ * compaction), since Linux may have dropped earlier unsynced pages.  If the
+ * truncation or the second fsync fails too, the log refuses writes (later
+ * commits fail at once) until ovsdb_storage_run() rewrites the whole file
+ * from memory, which it retries by itself (every second) until writes
+ * succeed again.  Until that rewrite, a crash may replay the failed batch:
+ * the one window that remains.
  *
  * Compaction rewrites the file as the schema plus one snapshot of every
  * row, atomically (DB.tmp, fsync, rename, fsync directory).  Policy, as the
@@ -74,10 +95,32 @@ void ovsdb_storage_close(struct ovsdb_storage *);
 /* The file name; borrowed (valid until the storage is closed). */
 const char *ovsdb_storage_get_name(const struct ovsdb_storage *);
 
+/* Adds 'txn' (after a successful precommit) to the batch and makes its
+ * changes the database's committed state; fsyncs at the flush if
+ * 'durable'.  On success takes ownership of 'txn' and returns NULL; the
+ * outcome is known only after ovsdb_storage_flush().  If the log refuses
+ * writes, returns the "I/O error" at once and leaves 'txn' to the caller,
+ * which must abort it. */
+struct ovsdb_error *ovsdb_storage_commit_defer(struct ovsdb_storage *,
+                                               struct ovsdb_txn *txn,
+                                               bool durable)
+    WARN_UNUSED_RESULT;
+
+/* Writes the batch (see above).  Returns NULL if every transaction of it
+ * is on disk (fsynced if one was durable) and finished, or an "I/O error"
+ * (caller must free it) if they were all undone.  NULL if nothing was
+ * pending. */
+struct ovsdb_error *ovsdb_storage_flush(struct ovsdb_storage *)
+    WARN_UNUSED_RESULT;
+
+/* True if ovsdb_storage_flush() has work to do. */
+bool ovsdb_storage_has_pending(const struct ovsdb_storage *);
+
 /* Writes the changes of 'txn' (after precommit; nothing if it changed
  * nothing persistent) as one record with its comment, and fsyncs if
- * 'durable'.  Returns NULL once the record is written, or an "I/O error"
- * (then the caller must abort the transaction). */
+ * 'durable', at once (with whatever the batch holds: flush it first).
+ * Returns NULL once the record is written, or an "I/O error" (then the
+ * caller must abort the transaction). */
 struct ovsdb_error *ovsdb_storage_commit_txn(struct ovsdb_storage *,
                                              const struct ovsdb_txn *txn,
                                              bool durable)

@@ -29,6 +29,7 @@ struct ovsdb_txn_row {
     struct ovsdb_row *new;          /* NULL if deleted. */
     struct uuid uuid;
     unsigned int n_refs;            /* Strong refs to 'new' after commit. */
+    unsigned int prev_n_refs;       /* 'new''s n_refs before (deferred). */
     unsigned long *changed;         /* Changed columns, after precommit. */
 };
 
@@ -901,7 +902,9 @@ txn_destroy(struct ovsdb_txn *txn)
     free(txn->rows);
     for (size_t t = 0; t < txn->n_tables; t++) {
         struct ovsdb_txn_table *tt = txn->tables[t];
-        tt->table->txn_table = NULL;
+        if (tt->table->txn_table == tt) {
+            tt->table->txn_table = NULL;
+        }
         hmap_destroy(&tt->txn_rows);
         free(tt);
     }
@@ -913,8 +916,10 @@ txn_destroy(struct ovsdb_txn *txn)
     free(txn);
 }
 
-void
-ovsdb_txn_commit_finish(struct ovsdb_txn *txn)
+/* Puts the transaction's rows into the indexes and its reference counts
+ * into the rows. */
+static void
+apply_to_indexes(struct ovsdb_txn *txn)
 {
     for (size_t i = 0; i < txn->n_rows; i++) {
         struct ovsdb_txn_row *tr = txn->rows[i];
@@ -928,12 +933,29 @@ ovsdb_txn_commit_finish(struct ovsdb_txn *txn)
             }
         }
         if (tr->new) {
+            tr->prev_n_refs = tr->new->n_refs;
             tr->new->n_refs = tr->n_refs;
         }
     }
+}
 
-    ovsdb_notify_commit_observers(txn->db, txn);
+/* Frees the old versions of the changed rows and 'txn'. */
+static void
+free_old_rows(struct ovsdb_txn *txn)
+{
+    for (size_t i = 0; i < txn->n_rows; i++) {
+        struct ovsdb_txn_row *tr = txn->rows[i];
+        if (tr->old && tr->old != tr->new) {
+            ovsdb_row_destroy(tr->old);
+        }
+    }
+    txn_destroy(txn);
+}
 
+/* Unlinks the rows from the transaction: they are committed rows now. */
+static void
+detach_rows(struct ovsdb_txn *txn)
+{
     for (size_t i = 0; i < txn->n_rows; i++) {
         struct ovsdb_txn_row *tr = txn->rows[i];
         if (tr->new) {
@@ -941,12 +963,69 @@ ovsdb_txn_commit_finish(struct ovsdb_txn *txn)
         }
         if (tr->old) {
             tr->old->txn_row = NULL;
-            if (tr->old != tr->new) {
-                ovsdb_row_destroy(tr->old);
+        }
+    }
+}
+
+void
+ovsdb_txn_commit_defer(struct ovsdb_txn *txn)
+{
+    apply_to_indexes(txn);
+    detach_rows(txn);
+    for (size_t t = 0; t < txn->n_tables; t++) {
+        txn->tables[t]->table->txn_table = NULL;
+    }
+    ovsdb_set_txn(txn->db, NULL);
+}
+
+void
+ovsdb_txn_deferred_finish(struct ovsdb_txn *txn)
+{
+    ovsdb_notify_commit_observers(txn->db, txn);
+    free_old_rows(txn);
+}
+
+void
+ovsdb_txn_deferred_undo(struct ovsdb_txn *txn)
+{
+    for (size_t i = txn->n_rows; i-- > 0;) {
+        struct ovsdb_txn_row *tr = txn->rows[i];
+        struct ovsdb_table *table = tr->txn_table->table;
+        if (!is_change(tr)) {
+            if (tr->new) {
+                tr->new->n_refs = tr->prev_n_refs;
             }
+            continue;
+        }
+        if (tr->new) {
+            ovsdb_table_index_remove(table, tr->new);
+        }
+        if (tr->old) {
+            ovsdb_table_index_insert(table, tr->old);
+        }
+        if (tr->new && tr->old) {
+            hmap_replace(&table->rows, &tr->new->hmap_node,
+                         &tr->old->hmap_node);
+        } else if (tr->new) {
+            hmap_remove(&table->rows, &tr->new->hmap_node);
+        } else {
+            hmap_insert(&table->rows, &tr->old->hmap_node,
+                        uuid_hash(&tr->uuid));
+        }
+        if (tr->new) {
+            ovsdb_row_destroy(tr->new);
         }
     }
     txn_destroy(txn);
+}
+
+void
+ovsdb_txn_commit_finish(struct ovsdb_txn *txn)
+{
+    apply_to_indexes(txn);
+    ovsdb_notify_commit_observers(txn->db, txn);
+    detach_rows(txn);
+    free_old_rows(txn);
 }
 
 void

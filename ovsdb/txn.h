@@ -115,6 +115,21 @@ bool ovsdb_txn_put_changes(const struct ovsdb_txn *, struct ds *out);
  * the old rows and 'txn'. */
 void ovsdb_txn_commit_finish(struct ovsdb_txn *);
 
+/* Group commit (ovsdb/storage.h).  ovsdb_txn_commit_defer() makes the
+ * transaction's changes the database's committed state, so that the next
+ * transaction can start on top of it, but neither runs the commit
+ * observers nor frees the old rows: the caller keeps 'txn' (detached from
+ * the database) and ends it later with exactly one of
+ * ovsdb_txn_deferred_finish() (runs the observers, as commit_finish would
+ * have, then frees the old rows and 'txn') or ovsdb_txn_deferred_undo()
+ * (restores the state before 'txn', old row pointers included, and frees
+ * 'txn'; no observer runs).  With several deferred transactions, finish
+ * them in commit order, or undo them in the reverse order; no other
+ * transaction may be open meanwhile. */
+void ovsdb_txn_commit_defer(struct ovsdb_txn *);
+void ovsdb_txn_deferred_finish(struct ovsdb_txn *);
+void ovsdb_txn_deferred_undo(struct ovsdb_txn *);
+
 /* Undoes every change and frees 'txn'.  NULL is fine. */
 void ovsdb_txn_abort(struct ovsdb_txn *);
 

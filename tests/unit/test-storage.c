@@ -19,7 +19,9 @@
 #include "ovsdb/execution.h"
 #include "ovsdb/file.h"
 #include "ovsdb/log.h"
+#include "ovsdb/datum.h"
 #include "ovsdb/ovsdb.h"
+#include "ovsdb/row.h"
 #include "ovsdb/schema.h"
 #include "ovsdb/storage.h"
 #include "ovsdb/table.h"
@@ -53,6 +55,28 @@ make_db(const char *name)
     return path;
 }
 
+/* Executes the "transact" 'params' (takes ownership) on 'db'; returns the
+ * transaction to commit (NULL and a report if there is none) and stores
+ * whether it asked for a durable commit in '*durable'. */
+static struct ovsdb_txn *
+compose(struct ovsdb *db, json_t *params, bool *durable)
+{
+    long long timeout;
+    json_t *result;
+    struct ovsdb_txn *txn = ovsdb_execute_compose(db, params, false, NULL,
+                                                  NULL, 0, &timeout,
+                                                  durable, &result);
+    json_decref(params);
+    CHECK(txn != NULL);
+    if (!txn) {
+        char *r = result ? jsonx_to_string_sorted(result) : NULL;
+        fprintf(stderr, "transaction failed: %s\n", r ? r : "(null)");
+        free(r);
+    }
+    json_decref(result);
+    return txn;
+}
+
 /* Inserts a Root row named 'name' through 's'.  Returns the commit's
  * error (the transaction is aborted then). */
 static struct ovsdb_error *
@@ -61,22 +85,11 @@ insert(struct ovsdb_storage *s, struct ovsdb *db, const char *name)
     json_t *params = json_pack("[s, {s:s, s:s, s:{s:s, s:[s, [s, s]]}}]",
                                "Store", "op", "insert", "table", "Root",
                                "row", "name", name, "tags", "set", "x", name);
-    long long timeout;
     bool durable;
-    json_t *result;
-    struct ovsdb_txn *txn = ovsdb_execute_compose(db, params, false, NULL,
-                                                  NULL, 0, &timeout,
-                                                  &durable, &result);
-    json_decref(params);
-    CHECK(txn != NULL);
+    struct ovsdb_txn *txn = compose(db, params, &durable);
     if (!txn) {
-        char *r = result ? jsonx_to_string_sorted(result) : NULL;
-        fprintf(stderr, "insert %s: %s\n", name, r ? r : "(null)");
-        free(r);
-        json_decref(result);
         return NULL;
     }
-    json_decref(result);
     struct ovsdb_error *error = ovsdb_txn_precommit(txn);
     CHECK(is_ok(error));
     error = ovsdb_storage_commit_txn(s, txn, true);
@@ -162,6 +175,111 @@ test_commit_and_faults(void)
     ovsdb_storage_close(s);
     ovsdb_destroy(db);
     CHECK_INTEQ(count_in_file(path), 4);    /* a b c e, never d. */
+    free(path);
+}
+
+/* Runs 'ops' (JSON text of operations on "Store", comma-separated) as one
+ * transaction deferred into 's''s batch.  Returns true if it joined it. */
+static bool
+defer_txn(struct ovsdb_storage *s, struct ovsdb *db, const char *ops)
+{
+    char *text = xasprintf("[\"Store\",%s]", ops);
+    json_t *params = json_loads(text, 0, NULL);
+    free(text);
+    bool durable;
+    struct ovsdb_txn *txn = compose(db, params, &durable);
+    if (!txn || !is_ok(ovsdb_txn_precommit(txn))) {
+        ovsdb_txn_abort(txn);
+        return false;
+    }
+    struct ovsdb_error *error = ovsdb_storage_commit_defer(s, txn, durable);
+    if (error) {
+        ovsdb_error_destroy(error);
+        ovsdb_txn_abort(txn);
+        return false;
+    }
+    return true;
+}
+
+/* The counter row's "n", or -1. */
+static long long
+counter_value(const struct ovsdb *db)
+{
+    const struct ovsdb_table *t = ovsdb_get_table(db, "Root");
+    const struct ovsdb_column *c = ovsdb_table_schema_find_column(t->schema,
+                                                                 "n");
+    const struct ovsdb_column *name = ovsdb_table_schema_find_column(
+        t->schema, "name");
+    const struct ovsdb_row *row;
+    HMAP_FOR_EACH (row, hmap_node, &t->rows) {
+        const struct ovsdb_datum *d = &row->fields[name->index];
+        if (d->n == 1 && !strcmp(d->keys[0].s->string, "counter")) {
+            return row->fields[c->index].keys[0].integer;
+        }
+    }
+    return -1;
+}
+
+/* Group commit: three transactions, each changing the row the one before
+ * changed (and adding a strongly referenced Child), share one write; when
+ * it fails, all three are undone in reverse order; when the fsync fails,
+ * the file is cut back to where it was and the log stays writable. */
+static void
+test_group_commit(void)
+{
+    static const char bump[] =
+        "{\"op\":\"insert\",\"table\":\"Child\",\"row\":{\"value\":1},"
+        "\"uuid-name\":\"c\"},"
+        "{\"op\":\"mutate\",\"table\":\"Root\",\"where\":[[\"name\",\"==\","
+        "\"counter\"]],\"mutations\":[[\"n\",\"+=\",1],[\"kids\",\"insert\","
+        "[\"set\",[[\"named-uuid\",\"c\"]]]]]},"
+        "{\"op\":\"commit\",\"durable\":true}";
+    char *path = make_db("group.db");
+    struct ovsdb_storage *s;
+    struct ovsdb *db;
+    CHECK(is_ok(ovsdb_storage_open(path, &s, &db)));
+    CHECK(defer_txn(s, db, "{\"op\":\"insert\",\"table\":\"Root\","
+                    "\"row\":{\"name\":\"counter\"}}"));
+    CHECK(is_ok(ovsdb_storage_flush(s)));
+    CHECK(!ovsdb_storage_has_pending(s));
+    long long size = file_size(path);
+    const struct ovsdb_table *child = ovsdb_get_table(db, "Child");
+
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 3; i++) {
+            CHECK(defer_txn(s, db, bump));
+        }
+        CHECK(ovsdb_storage_has_pending(s));
+        CHECK_INTEQ(counter_value(db), 3);
+        CHECK_INTEQ(ovsdb_table_n_rows(child), 3);
+        if (round == 0) {
+            ovsdb_log_inject_fault(1, ENOSPC, false);    /* The write. */
+        } else if (round == 1) {
+            ovsdb_log_inject_fault(2, EIO, false);       /* The fsync. */
+        }
+        struct ovsdb_error *error = ovsdb_storage_flush(s);
+        ovsdb_log_inject_fault(0, 0, false);
+        CHECK((error != NULL) == (round < 2));
+        ovsdb_error_destroy(error);
+        if (round < 2) {
+            /* Undone in memory, cut off in the file, log still usable. */
+            CHECK_INTEQ(counter_value(db), 0);
+            CHECK_INTEQ(ovsdb_table_n_rows(child), 0);
+            CHECK_INTEQ(file_size(path), size);
+            CHECK_INTEQ(count_in_file(path), 1);
+        }
+    }
+    CHECK_INTEQ(counter_value(db), 3);
+    CHECK_INTEQ(ovsdb_table_n_rows(child), 3);
+    /* The undone rows left reference counts right: deleting the counter
+     * collects every Child. */
+    CHECK(defer_txn(s, db, "{\"op\":\"delete\",\"table\":\"Root\","
+                    "\"where\":[]}"));
+    CHECK(is_ok(ovsdb_storage_flush(s)));
+    CHECK_INTEQ(ovsdb_table_n_rows(child), 0);
+    ovsdb_storage_close(s);
+    ovsdb_destroy(db);
+    CHECK_INTEQ(count_in_file(path), 0);
     free(path);
 }
 
@@ -339,6 +457,7 @@ main(int argc, char *argv[])
     dir = tmpdir ? xstrdup(tmpdir) : xstrdup(mkdtemp(template));
 
     test_commit_and_faults();
+    test_group_commit();
     test_torn_tail();
     test_background_compaction();
     test_policy();
