@@ -19,6 +19,7 @@
 #include "lib/allocator.h"
 #include "lib/ds.h"
 #include "lib/util.h"
+#include "tests/workloads/wl-rpc.h"
 #include "tests/workloads/wl-workloads.h"
 
 static noreturn void
@@ -37,6 +38,7 @@ usage(void)
            "  --workers=N    parallel clients (default 10)\n"
            "  --db=NAME      database name (default Workload)\n"
            "  --run=TAG      prefix of the tag of the rows a run creates\n"
+           "  --durable      end every transaction with a durable commit\n"
            "  --probe        only check that REMOTE serves the database\n"
            "  --sync         before and after each timed phase, print\n"
            "                 {\"sync\":\"timed\"|\"check\"} and wait for a "
@@ -134,6 +136,7 @@ main(int argc, char *argv[])
         {"db", required_argument, NULL, 'd'},
         {"run", required_argument, NULL, 'r'},
         {"probe", no_argument, NULL, 'p'},
+        {"durable", no_argument, NULL, 'D'},
         {"sync", no_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -170,6 +173,9 @@ main(int argc, char *argv[])
             break;
         case 'S':
             cfg.sync = sync_stdin;
+            break;
+        case 'D':
+            wl_rpc_set_durable(true);
             break;
         case 'h':
             usage();

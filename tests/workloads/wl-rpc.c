@@ -360,12 +360,23 @@ wait_reply(struct wl_rpc *rpc, long long id, const char *method,
     }
 }
 
+static bool durable;
+
+void
+wl_rpc_set_durable(bool durable_)
+{
+    durable = durable_;
+}
+
 int
 wl_rpc_request(struct wl_rpc *rpc, const char *method,
                const char *params_text, json_t **resultp)
 {
     long long id = rpc->next_id++;
     struct ds head = DS_EMPTY_INITIALIZER;
+    size_t len = strlen(params_text);
+    const char *end = durable && !strcmp(method, "transact")
+                      ? strrchr(params_text, ']') : NULL;
     int retval;
 
     *resultp = NULL;
@@ -373,8 +384,19 @@ wl_rpc_request(struct wl_rpc *rpc, const char *method,
                   method);
     retval = send_all(rpc, ds_cstr(&head), head.length);
     ds_destroy(&head);
+    if (!retval && end) {
+        /* --durable: end the transaction with a durable commit. */
+        static const char commit[]
+            = ",{\"op\":\"commit\",\"durable\":true}";
+        retval = send_all(rpc, params_text, end - params_text);
+        if (!retval) {
+            retval = send_all(rpc, commit, strlen(commit));
+        }
+        params_text = end;
+        len = strlen(end);
+    }
     if (!retval) {
-        retval = send_all(rpc, params_text, strlen(params_text));
+        retval = send_all(rpc, params_text, len);
     }
     if (!retval) {
         retval = send_all(rpc, "}", 1);

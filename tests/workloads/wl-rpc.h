@@ -15,6 +15,7 @@
 #define TESTS_WORKLOADS_WL_RPC_H 1
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct wl_rpc;
@@ -31,6 +32,10 @@ void wl_rpc_close(struct wl_rpc *); /* NULL is fine. */
  * wl_rpc_error() says why. */
 int wl_rpc_request(struct wl_rpc *, const char *method,
                    const char *params_text, json_t **resultp);
+
+/* With 'durable', every "transact" request sent from now on (by any
+ * connection) ends with {"op":"commit","durable":true}. */
+void wl_rpc_set_durable(bool durable);
 
 /* Same, with 'params' as a JSON value (borrowed). */
 int wl_rpc_request_json(struct wl_rpc *, const char *method,
