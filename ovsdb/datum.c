@@ -45,6 +45,32 @@ get_empty_string(void)
     return ovsdb_string_ref(empty_string);
 }
 
+/* Strings parsed from JSON go through a small cache of recent short
+ * strings (it holds one reference to each), so that the copies of a
+ * repeated value (a map key in every row, a tag in every row of a big
+ * insert) share one string. */
+#define STRING_CACHE_SIZE 1024          /* A power of 2. */
+#define STRING_CACHE_MAX_LENGTH 32
+static struct ovsdb_string *string_cache[STRING_CACHE_SIZE];
+
+static struct ovsdb_string *
+string_from_json(const json_t *json)
+{
+    const char *s = json_string_value(json);
+    size_t length = json_string_length(json);
+    if (length > STRING_CACHE_MAX_LENGTH) {
+        return ovsdb_string_create(s, length);
+    }
+    struct ovsdb_string **slot = &string_cache[hash_bytes(s, length, 0)
+                                               & (STRING_CACHE_SIZE - 1)];
+    if (!*slot || (*slot)->length != length
+        || memcmp((*slot)->string, s, length)) {
+        ovsdb_string_unref(*slot);
+        *slot = ovsdb_string_create(s, length);
+    }
+    return ovsdb_string_ref(*slot);
+}
+
 /* Atoms. */
 
 void
@@ -409,8 +435,7 @@ parse_atom(union ovsdb_atom *atom, const struct ovsdb_base_type *base,
         break;
     case OVSDB_TYPE_STRING:
         if (json_is_string(json)) {
-            atom->s = ovsdb_string_create(json_string_value(json),
-                                          json_string_length(json));
+            atom->s = string_from_json(json);
             return NULL;
         }
         break;
