@@ -941,6 +941,14 @@ jsonrpc_session_run(struct jsonrpc_session *s)
 }
 
 void
+jsonrpc_session_flush(struct jsonrpc_session *s)
+{
+    if (s->rpc && !s->rpc->status && jsonrpc_get_backlog(s->rpc)) {
+        flush_output(s->rpc);
+    }
+}
+
+void
 jsonrpc_session_wait(struct jsonrpc_session *s)
 {
     if (s->rpc) {

@@ -195,6 +195,8 @@ void jsonrpc_session_close(struct jsonrpc_session *);   /* NULL is fine. */
 
 /* Connects, reconnects, sends probes, sends queued output. */
 void jsonrpc_session_run(struct jsonrpc_session *);
+/* Only sends queued output (as far as the socket takes it); cheap. */
+void jsonrpc_session_flush(struct jsonrpc_session *);
 void jsonrpc_session_wait(struct jsonrpc_session *);
 
 /* Returns the next message, or NULL.  Answers "echo" requests itself and

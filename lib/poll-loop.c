@@ -2,7 +2,9 @@
  *
  * Registrations accumulate in a growable pollfd array (one entry per fd,
  * events merged through a small hash map from fd to index) and a single
- * earliest deadline. */
+ * earliest deadline.  What the last poll() reported is kept per fd number
+ * in 'readiness', stamped with that poll's generation, so nothing has to be
+ * cleared between polls. */
 #include <config.h>
 #include "lib/poll-loop.h"
 
@@ -29,6 +31,50 @@ static struct pollfd *pollfds;
 static struct poll_node *node_pool;
 static size_t n_pollfds, allocated_pollfds;
 static long long deadline = LLONG_MAX;
+
+/* What the last poll() said of an fd, valid if 'gen' == 'poll_gen'.
+ * 'maybe' holds the events that may be ready. */
+struct fd_readiness {
+    unsigned int gen;
+    short int maybe;
+};
+static struct fd_readiness *readiness;     /* Indexed by fd. */
+static size_t n_readiness;
+static unsigned int poll_gen = 1;
+
+/* Returns the entry for 'fd', growing the array if needed. */
+static struct fd_readiness *
+get_readiness(int fd)
+{
+    if ((size_t) fd >= n_readiness) {
+        size_t n = MAX(n_readiness * 2, (size_t) fd + 1);
+        n = MAX(n, 64);
+        readiness = xrealloc(readiness, n * sizeof *readiness);
+        memset(&readiness[n_readiness], 0,
+               (n - n_readiness) * sizeof *readiness);
+        n_readiness = n;
+    }
+    return &readiness[fd];
+}
+
+bool
+poll_fd_may_be_ready(int fd, short int events)
+{
+    if (fd < 0 || (size_t) fd >= n_readiness
+        || readiness[fd].gen != poll_gen) {
+        return true;
+    }
+    return (readiness[fd].maybe & (events | POLLERR | POLLHUP | POLLNVAL))
+           != 0;
+}
+
+void
+poll_fd_forget(int fd)
+{
+    if (fd >= 0 && (size_t) fd < n_readiness) {
+        readiness[fd].gen = 0;
+    }
+}
 
 void
 poll_fd_wait(int fd, short int events)
@@ -106,6 +152,23 @@ poll_block(void)
     if (retval < 0 && errno != EINTR) {
         static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
         VLOG_ERR_RL(&rl, "poll: %s", ovs_strerror(errno));
+    }
+
+    if (++poll_gen == 0) {
+        /* Wrapped around: stale stamps could match again. */
+        memset(readiness, 0, n_readiness * sizeof *readiness);
+        poll_gen = 1;
+    }
+    if (retval >= 0) {
+        for (size_t i = 0; i < n_pollfds; i++) {
+            struct fd_readiness *r = get_readiness(pollfds[i].fd);
+            r->gen = poll_gen;
+            /* Events not asked about are unknown, so maybe ready; errors
+             * and hang-ups are always reported. */
+            r->maybe = (pollfds[i].revents
+                        | ~(pollfds[i].events | POLLERR | POLLHUP
+                            | POLLNVAL));
+        }
     }
 
     hmap_clear(&nodes);

@@ -15,11 +15,20 @@
  * every registration: each loop iteration registers afresh.  It also
  * services lib/fatal-signal (a SIGTERM during the sleep exits cleanly).
  *
+ * poll_block() also remembers what poll(2) reported, so that non-blocking
+ * I/O can skip system calls bound to fail: poll_fd_may_be_ready() is false
+ * for an fd that the last poll_block() polled and found not ready.  Input
+ * that arrives after that poll is seen after the next one, which returns
+ * at once: a caller that gets EAGAIN must register the fd with
+ * poll_fd_wait() (as every X_wait() does) rather than expect a retry
+ * without polling to see new data.
+ *
  * Single-threaded: only the main thread may call these. */
 #ifndef LIB_POLL_LOOP_H
 #define LIB_POLL_LOOP_H 1
 
 #include <poll.h>
+#include <stdbool.h>
 
 /* Wakes the next poll_block() when 'fd' has any of 'events' (POLLIN,
  * POLLOUT; errors and hang-ups always wake).  The same fd may be
@@ -35,6 +44,16 @@ void poll_timer_wait_until(long long when);
 
 /* Makes the next poll_block() return at once. */
 void poll_immediate_wake(void);
+
+/* Returns false if the last poll_block() polled 'fd' for 'events' and
+ * reported none of them (nor an error or hang-up) for it; true otherwise,
+ * including for an fd that the last poll_block() did not poll for
+ * 'events': then only trying tells. */
+bool poll_fd_may_be_ready(int fd, short int events);
+
+/* Forgets what the last poll_block() reported for 'fd': call it when
+ * closing 'fd', whose number a new fd may take. */
+void poll_fd_forget(int fd);
 
 /* Blocks until an event registered since the last call occurs, then clears
  * all registrations. */

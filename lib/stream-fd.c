@@ -1,5 +1,11 @@
 /* lib/stream-fd.c: streams and listeners over socket fds, shared by the
- * tcp and unix classes. */
+ * tcp and unix classes.
+ *
+ * Reads and accepts skip the system call when the last poll_block() polled
+ * the fd and found it not readable (lib/poll-loop): a busy server
+ * otherwise spends a good part of its system calls on reads and accepts
+ * that find nothing (an accept on every pass of its loop, a read of every
+ * client whenever any one of them is ready). */
 #include <config.h>
 #include "lib/stream-provider.h"
 
@@ -41,6 +47,7 @@ static void
 fd_close(struct stream *stream)
 {
     struct fd_stream *s = fd_stream_cast(stream);
+    poll_fd_forget(s->fd);
     close(s->fd);
     free(s);
 }
@@ -54,9 +61,14 @@ fd_connect(struct stream *stream)
 static ssize_t
 fd_recv(struct stream *stream, void *buffer, size_t n)
 {
+    int fd = fd_stream_cast(stream)->fd;
     ssize_t retval;
+
+    if (!poll_fd_may_be_ready(fd, POLLIN)) {
+        return -EAGAIN;
+    }
     do {
-        retval = read(fd_stream_cast(stream)->fd, buffer, n);
+        retval = read(fd, buffer, n);
     } while (retval < 0 && errno == EINTR);
     if (retval < 0) {
         return errno == EWOULDBLOCK ? -EAGAIN : -errno;
@@ -135,6 +147,7 @@ static void
 pfd_close(struct pstream *pstream)
 {
     struct fd_pstream *ps = fd_pstream_cast(pstream);
+    poll_fd_forget(ps->fd);
     close(ps->fd);
     if (ps->unlink_path) {
         int error OVS_UNUSED = fatal_signal_unlink_file_now(ps->unlink_path);
@@ -151,6 +164,9 @@ pfd_accept(struct pstream *pstream, struct stream **streamp)
     socklen_t ss_len = sizeof ss;
     int fd;
 
+    if (!poll_fd_may_be_ready(ps->fd, POLLIN)) {
+        return EAGAIN;
+    }
     do {
         fd = accept4(ps->fd, (struct sockaddr *) &ss, &ss_len,
                      SOCK_NONBLOCK | SOCK_CLOEXEC);

@@ -658,6 +658,7 @@ ssl_close(struct stream *stream)
     }
     ERR_clear_error();
     SSL_free(s->ssl);
+    poll_fd_forget(s->fd);
     close(s->fd);
     free(s->txbuf);
     free(s);

@@ -902,6 +902,14 @@ ovsdb_server_run(struct ovsdb_server *srv)
         allocator_get_stats(&srv->stats);
         srv->next_stats = now + STATS_INTERVAL;
     }
+
+    /* Last: send what this pass queued (replies, monitor updates), so that
+     * clients get them now, not after the next poll.  Anything that must
+     * happen before a reply leaves (the commit reaching the log) has been
+     * done above. */
+    for (size_t i = 0; i < srv->n_sessions; i++) {
+        ovsdb_session_flush(srv->sessions[i].session);
+    }
 }
 
 void

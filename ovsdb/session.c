@@ -32,10 +32,10 @@
 
 VLOG_DEFINE_THIS_MODULE(session);
 
-/* Requests handled per session per run.  One, as the reference: reading
- * again right after a complete message mostly costs a read() that returns
- * EAGAIN, and lib/jsonrpc wakes the loop at once if more input is already
- * buffered.  It also keeps one busy client from starving the others. */
+/* Requests handled per session per run.  One, as the reference: it keeps
+ * one busy client from starving the others.  A session with more input
+ * already buffered wakes the loop at once (lib/jsonrpc); one whose socket
+ * has more is reported by poll(). */
 #define MAX_REQUESTS_PER_RUN 1
 
 static size_t backlog_pause = 4 * 1024 * 1024;
@@ -86,7 +86,6 @@ struct ovsdb_session {
     bool read_only;             /* From the remote's options. */
     char *role;                 /* RBAC role, or NULL. */
     bool dropped;               /* Closed by the server (backlog, ...). */
-    bool busy;                  /* More requests may be waiting. */
     size_t allowance;           /* Extra backlog allowed for big replies. */
     struct held_msg *held;      /* Held messages, oldest first. */
     size_t n_held, allocated_held;
@@ -1063,7 +1062,6 @@ ovsdb_session_run(struct ovsdb_session *s)
 
     run_triggers(s);
 
-    s->busy = false;
     for (int i = 0; i < MAX_REQUESTS_PER_RUN; i++) {
         if (s->dropped) {
             return;
@@ -1078,9 +1076,6 @@ ovsdb_session_run(struct ovsdb_session *s)
         }
         handle_msg(s, msg);
         jsonrpc_msg_destroy(msg);
-        if (i == MAX_REQUESTS_PER_RUN - 1) {
-            s->busy = true;
-        }
     }
     if (!jsonrpc_session_get_backlog(s->js)) {
         s->allowance = 0;
@@ -1088,10 +1083,21 @@ ovsdb_session_run(struct ovsdb_session *s)
 }
 
 void
+ovsdb_session_flush(struct ovsdb_session *s)
+{
+    if (jsonrpc_session_get_backlog(s->js)) {
+        jsonrpc_session_flush(s->js);
+        if (!jsonrpc_session_get_backlog(s->js)) {
+            s->allowance = 0;
+        }
+    }
+}
+
+void
 ovsdb_session_wait(struct ovsdb_session *s)
 {
     jsonrpc_session_wait(s->js);
-    if (!ovsdb_session_is_alive(s) || s->busy) {
+    if (!ovsdb_session_is_alive(s)) {
         poll_immediate_wake();
         return;
     }

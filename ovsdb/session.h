@@ -31,6 +31,11 @@ void ovsdb_session_destroy(struct ovsdb_session *);  /* NULL is fine. */
 
 void ovsdb_session_run(struct ovsdb_session *);
 void ovsdb_session_wait(struct ovsdb_session *);
+/* Sends what the session has queued (replies, notifications, monitor
+ * updates), as far as the socket takes it.  The server calls it for every
+ * session at the end of each pass of its loop, so that replies leave as
+ * soon as the pass's work is done rather than on the next pass. */
+void ovsdb_session_flush(struct ovsdb_session *);
 bool ovsdb_session_is_alive(const struct ovsdb_session *);
 const char *ovsdb_session_get_name(const struct ovsdb_session *);
 

@@ -78,9 +78,47 @@ main(int argc OVS_UNUSED, char *argv[])
     poll_fd_wait(fds[0][0], POLLIN);
     poll_timer_wait(30);
     CHECK(timed_block() >= 30);
+
+    /* Readiness: unknown (so maybe ready) for fds the last poll did not
+     * look at; what poll() said for those it did; forgotten on request. */
+    int rfd = fds[1][0], wfd = fds[1][1];
+    CHECK(poll_fd_may_be_ready(rfd, POLLIN));
+    poll_fd_wait(rfd, POLLIN);
+    poll_timer_wait(0);
+    poll_block();
+    CHECK(!poll_fd_may_be_ready(rfd, POLLIN));
+    CHECK(poll_fd_may_be_ready(rfd, POLLOUT));    /* Not asked about. */
+    CHECK(poll_fd_may_be_ready(fds[2][0], POLLIN));
+    CHECK_INTEQ(write(wfd, "xy", 2), 2);
+    CHECK(!poll_fd_may_be_ready(rfd, POLLIN));    /* Until polled again. */
+    poll_fd_wait(rfd, POLLIN);
+    poll_block();
+    CHECK(poll_fd_may_be_ready(rfd, POLLIN));
+    poll_timer_wait(0);
+    poll_block();                                 /* Not polled: unknown. */
+    CHECK(poll_fd_may_be_ready(rfd, POLLIN));
+    poll_fd_wait(rfd, POLLOUT);
+    poll_timer_wait(0);
+    poll_block();                                 /* Polled, not for this. */
+    CHECK(poll_fd_may_be_ready(rfd, POLLIN));
+    poll_fd_wait(fds[2][0], POLLIN);
+    poll_timer_wait(0);
+    poll_block();
+    CHECK(!poll_fd_may_be_ready(fds[2][0], POLLIN));
+    poll_fd_forget(fds[2][0]);
+    CHECK(poll_fd_may_be_ready(fds[2][0], POLLIN));
+    /* A hang-up counts as ready, whatever was asked. */
+    close(fds[3][1]);
+    fds[3][1] = -1;
+    poll_fd_wait(fds[3][0], POLLIN);
+    poll_block();
+    CHECK(poll_fd_may_be_ready(fds[3][0], POLLIN));
+
     for (int i = 0; i < N; i++) {
         close(fds[i][0]);
-        close(fds[i][1]);
+        if (fds[i][1] >= 0) {
+            close(fds[i][1]);
+        }
     }
 
     /* SIGTERM while blocked: hooks run, registered files go, and the

@@ -189,6 +189,19 @@ test_connection(const char *pname, const char *name_fmt, bool expect_probes,
     char buf[16];
     memset(buf, 0, sizeof buf);
     CHECK_INTEQ(stream_recv(server, buf, sizeof buf), -EAGAIN);
+
+    /* A read is skipped while the last poll_block() found the socket
+     * empty: it says EAGAIN even though bytes arrived since, and they are
+     * there after the next poll. */
+    stream_recv_wait(server);
+    poll_timer_wait(0);
+    poll_block();
+    CHECK_INTEQ(stream_send(client, "abc", 3), 3);
+    CHECK_INTEQ(stream_recv(server, buf, sizeof buf), -EAGAIN);
+    stream_recv_wait(server);
+    poll_block();
+    CHECK_INTEQ(stream_recv(server, buf, sizeof buf), 3);
+    CHECK(!memcmp(buf, "abc", 3));
     stream_close(client);
     ssize_t retval;
     while ((retval = stream_recv(server, buf, sizeof buf)) == -EAGAIN) {
