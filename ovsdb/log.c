@@ -192,35 +192,55 @@ io_read(int fd, void *buf, size_t size, size_t *np)
     }
 }
 
-/* Writes all of 'buf' at 'offset'.  One seam call, however many write()s
- * the kernel needs. */
+/* Writes all of the 'n' buffers of 'iov' at 'offset', one after the other,
+ * and uses 'iov' as scratch space.  One seam call, however many write()s
+ * the kernel needs: buffers let a big record be written without copying
+ * it behind its header. */
 static int
-io_pwrite(int fd, const char *buf, size_t size, off_t offset)
+io_pwritev(int fd, struct iovec *iov, size_t n, off_t offset)
 {
     int error = io_fault(IO_WRITE);
     if (error) {
         /* A real full disk often accepts part of a write: imitate that, so
          * the undo path is exercised. */
-        if (size > 1 && pwrite(fd, buf, size / 2, offset) < 0) {
+        size_t size = 0;
+        for (size_t i = 0; i < n; i++) {
+            size += iov[i].iov_len;
+        }
+        if (size > 1 && pwrite(fd, iov[0].iov_base,
+                               MIN(size / 2, iov[0].iov_len), offset) < 0) {
             return errno;
         }
         return error;
     }
-    while (size > 0) {
-        ssize_t n = pwrite(fd, buf, size, offset);
-        if (n < 0) {
+    for (;;) {
+        while (n && !iov->iov_len) {
+            iov++;
+            n--;
+        }
+        if (!n) {
+            return 0;
+        }
+        ssize_t w = pwritev(fd, iov, n, offset);
+        if (w < 0) {
             if (errno == EINTR) {
                 continue;
             }
             return errno;
-        } else if (n == 0) {
+        } else if (w == 0) {
             return ENOSPC;
         }
-        buf += n;
-        size -= n;
-        offset += n;
+        offset += w;
+        while (n && (size_t) w >= iov->iov_len) {
+            w -= iov->iov_len;
+            iov++;
+            n--;
+        }
+        if (n) {
+            iov->iov_base = (char *) iov->iov_base + w;
+            iov->iov_len -= w;
+        }
     }
-    return 0;
 }
 
 static int
@@ -712,26 +732,27 @@ ovsdb_log_read(struct ovsdb_log *log, json_t **jsonp)
 /* ---------------------------------------------------------------------
  * Writing. */
 
-/* Returns a new record (header, 'text', newline) in '*sizep' bytes; caller
- * must free with free(). */
-static char *
-format_text(const char *text, size_t size, size_t *sizep)
+/* Room for "OVSDB JSON <size> <sha1>\n" and a null. */
+#define HEADER_MAX 96
+
+/* Formats into 'header' the header of the record whose body is 'size'
+ * bytes of 'text' and a newline.  Returns the header's length. */
+static size_t
+format_header(const char *text, size_t size, char header[HEADER_MAX])
 {
-    struct ds rec = DS_EMPTY_INITIALIZER;
-    ovsdb_log_put_record(&rec, text, size);
-    *sizep = rec.length;
-    return ds_steal_cstr(&rec);
+    struct iovec iov[2] = { { (void *) text, size }, { "\n", 1 } };
+    char hex[SHA1_HEX_LEN + 1];
+    sha1_hex_iov(iov, 2, hex);
+    return snprintf(header, HEADER_MAX, MAGIC " %zu %s\n", size + 1, hex);
 }
 
 void
 ovsdb_log_put_record(struct ds *out, const char *text, size_t size)
 {
-    struct iovec iov[2] = { { (void *) text, size }, { "\n", 1 } };
-    char hex[SHA1_HEX_LEN + 1];
-    sha1_hex_iov(iov, 2, hex);
-    ds_reserve(out, out->length + size + 96);
-    ds_put_format(out, MAGIC " %zu %s", size + 1, hex);
-    ds_put_char(out, '\n');
+    char header[HEADER_MAX];
+    size_t header_size = format_header(text, size, header);
+    ds_reserve(out, out->length + header_size + size + 1);
+    ds_put_buffer(out, header, header_size);
     ds_put_buffer(out, text, size);
     ds_put_char(out, '\n');
 }
@@ -739,11 +760,12 @@ ovsdb_log_put_record(struct ds *out, const char *text, size_t size)
 char *
 ovsdb_log_format_record(const json_t *json, size_t *sizep)
 {
-    struct ds body = DS_EMPTY_INITIALIZER;
+    struct ds body = DS_EMPTY_INITIALIZER, rec = DS_EMPTY_INITIALIZER;
     jsonx_put(&body, json);
-    char *rec = format_text(ds_cstr(&body), body.length, sizep);
+    ovsdb_log_put_record(&rec, body.string, body.length);
     ds_destroy(&body);
-    return rec;
+    *sizep = rec.length;
+    return ds_steal_cstr(&rec);
 }
 
 static struct ovsdb_error *
@@ -788,9 +810,11 @@ make_broken(struct ovsdb_log *log, const struct ovsdb_error *cause)
     log->error = ovsdb_error_clone(cause);
 }
 
+/* Appends the 'n' buffers of 'iov', 'size' bytes in all that hold
+ * 'n_records' whole records, to 'log'.  Uses 'iov' as scratch space. */
 static struct ovsdb_error *
-write_buffer(struct ovsdb_log *log, const char *buf, size_t size,
-             unsigned long long n_records)
+write_iov(struct ovsdb_log *log, struct iovec *iov, size_t n,
+          size_t size, unsigned long long n_records)
 {
     if (log->state == LOG_BROKEN) {
         return broken_error(log);
@@ -799,7 +823,7 @@ write_buffer(struct ovsdb_log *log, const char *buf, size_t size,
     if (error) {
         return error;
     }
-    int err = io_pwrite(log->fd, buf, size, log->offset);
+    int err = io_pwritev(log->fd, iov, n, log->offset);
     if (err) {
         error = io_error(log->name, err, "write of %zu bytes at offset "
                          "%lld failed", size, (long long) log->offset);
@@ -815,24 +839,36 @@ write_buffer(struct ovsdb_log *log, const char *buf, size_t size,
     return NULL;
 }
 
+static struct ovsdb_error *
+write_buffer(struct ovsdb_log *log, const char *buf, size_t size,
+             unsigned long long n_records)
+{
+    struct iovec iov = { (void *) buf, size };
+    return write_iov(log, &iov, 1, size, n_records);
+}
+
 struct ovsdb_error *
 ovsdb_log_write(struct ovsdb_log *log, const json_t *json)
 {
-    size_t size;
-    char *rec = ovsdb_log_format_record(json, &size);
-    struct ovsdb_error *error = write_buffer(log, rec, size, 1);
-    free(rec);
+    struct ds body = DS_EMPTY_INITIALIZER;
+    jsonx_put(&body, json);
+    struct ovsdb_error *error = ovsdb_log_write_text(log, body.string,
+                                                     body.length);
+    ds_destroy(&body);
     return error;
 }
 
 struct ovsdb_error *
 ovsdb_log_write_text(struct ovsdb_log *log, const char *text, size_t size)
 {
-    size_t rec_size;
-    char *rec = format_text(text, size, &rec_size);
-    struct ovsdb_error *error = write_buffer(log, rec, rec_size, 1);
-    free(rec);
-    return error;
+    /* The header, then 'text' where it is: a snapshot's text is as big as
+     * the database file, so copying it behind a header would double it. */
+    char header[HEADER_MAX];
+    size_t header_size = format_header(text, size, header);
+    struct iovec iov[3] = {
+        { header, header_size }, { (void *) text, size }, { "\n", 1 },
+    };
+    return write_iov(log, iov, 3, header_size + size + 1, 1);
 }
 
 struct ovsdb_error *

@@ -137,6 +137,43 @@ test_format(void)
     json_decref(j);
 }
 
+/* A record far bigger than a pipe or page (a snapshot's size) is written
+ * from the caller's text, behind its header, and reads back whole, followed
+ * by the next record. */
+static void
+test_big_record(void)
+{
+    enum { BIG = 3 * 1024 * 1024 + 17 };
+    char *text = xmalloc(BIG + 16);
+    memcpy(text, "{\"a\":\"", 6);
+    for (size_t i = 6; i < BIG - 2; i++) {
+        text[i] = 'a' + i % 26;
+    }
+    memcpy(text + BIG - 2, "\"}", 3);
+
+    char *name = path("big.db");
+    struct ovsdb_log *log;
+    CHECK(is_ok(ovsdb_log_open(name, OVSDB_LOG_CREATE_EXCL, &log)));
+    CHECK(is_ok(ovsdb_log_write_text(log, text, BIG)));
+    CHECK(is_ok(ovsdb_log_write_text(log, "{\"b\":2}", 7)));
+    ovsdb_log_close(log);
+
+    json_t *want = json_loadb(text, BIG, 0, NULL), *j = NULL;
+    CHECK(want != NULL);
+    CHECK(is_ok(ovsdb_log_open(name, OVSDB_LOG_READ_ONLY, &log)));
+    CHECK(is_ok(ovsdb_log_read(log, &j)));
+    CHECK(j && json_equal(j, want));
+    json_decref(j);
+    j = NULL;
+    CHECK(is_ok(ovsdb_log_read(log, &j)));
+    CHECK(j && json_integer_value(json_object_get(j, "b")) == 2);
+    json_decref(j);
+    ovsdb_log_close(log);
+    json_decref(want);
+    free(name);
+    free(text);
+}
+
 static void
 test_roundtrip(void)
 {
@@ -524,6 +561,7 @@ main(int argc, char *argv[])
     dir = tmpdir ? xstrdup(tmpdir) : xstrdup(mkdtemp(template));
 
     test_format();
+    test_big_record();
     test_roundtrip();
     test_open_errors();
     test_torn_tail();
