@@ -177,6 +177,12 @@ allocator_release_free_memory(void)
     mallctl(name, NULL, NULL, NULL, 0);
 }
 
+void
+allocator_release_after_burst(void)
+{
+    allocator_release_free_memory();
+}
+
 #elif defined(USE_TCMALLOC)
 const char *
 allocator_name(void)
@@ -217,6 +223,12 @@ allocator_release_free_memory(void)
     MallocExtension_ReleaseFreeMemory();
 }
 
+void
+allocator_release_after_burst(void)
+{
+    allocator_release_free_memory();
+}
+
 #else /* glibc */
 const char *
 allocator_name(void)
@@ -253,5 +265,12 @@ allocator_release_free_memory(void)
 #ifdef HAVE_MALLOC_TRIM
     malloc_trim(0);
 #endif
+}
+
+void
+allocator_release_after_burst(void)
+{
+    /* glibc returns the top of its heap and big chunks by itself; a trim
+     * here was measured to cost more CPU than the memory it saves. */
 }
 #endif

@@ -47,6 +47,12 @@ void allocator_get_stats(struct allocator_stats *stats);
  * ReleaseFreeMemory, glibc's malloc_trim. */
 void allocator_release_free_memory(void);
 
+/* Called after a burst of big allocations was freed (a big transaction):
+ * releases free memory where that lowers the next burst's peak, that is
+ * with jemalloc and tcmalloc, which otherwise keep freed pages resident
+ * for the same size classes while the next burst may need others. */
+void allocator_release_after_burst(void);
+
 /* Returns the process's resident set size in bytes, or 0 if unknown. */
 size_t allocator_process_rss(void);
 

@@ -207,6 +207,8 @@ ovsdb_storage_put_stats(const struct ovsdb_storage *s, struct ds *out)
 /* ---------------------------------------------------------------------
  * Commits. */
 
+#define BIG_BATCH_BYTES (1024 * 1024)
+
 /* Adds the record of 'txn' (borrowed), if it changed anything persistent,
  * to the batch. */
 static void
@@ -285,6 +287,14 @@ ovsdb_storage_flush(struct ovsdb_storage *s)
     s->n_batches++;
     s->max_batch = MAX(s->max_batch, s->n_txns);
     s->n_txns = 0;
+    if (s->batch.length >= BIG_BATCH_BYTES) {
+        /* After a big transaction: do not keep a buffer that big for
+         * one-row commits, and let the allocator give back what the
+         * transaction freed. */
+        ds_destroy(&s->batch);
+        ds_init(&s->batch);
+        allocator_release_after_burst();
+    }
     ds_clear(&s->batch);
     s->batch_records = 0;
     s->batch_durable = false;

@@ -39,6 +39,7 @@ main(void)
         free(blocks[i]);
     }
     free(blocks);
+    allocator_release_after_burst();
     allocator_release_free_memory();
     struct allocator_stats released;
     allocator_get_stats(&released);
