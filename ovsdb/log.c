@@ -757,6 +757,18 @@ ovsdb_log_put_record(struct ds *out, const char *text, size_t size)
     ds_put_char(out, '\n');
 }
 
+void
+ovsdb_log_finish_record(struct ds *out, size_t start)
+{
+    size_t size = out->length - start;
+    char header[HEADER_MAX];
+    size_t header_size = format_header(out->string + start, size, header);
+    ds_put_uninit(out, header_size + 1);
+    memmove(out->string + start + header_size, out->string + start, size);
+    memcpy(out->string + start, header, header_size);
+    out->string[out->length - 1] = '\n';
+}
+
 char *
 ovsdb_log_format_record(const json_t *json, size_t *sizep)
 {

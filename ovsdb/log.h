@@ -148,6 +148,12 @@ char *ovsdb_log_tmp_name(const struct ovsdb_log *);
  * bytes of one JSON value (borrowed) without the final newline. */
 void ovsdb_log_put_record(struct ds *out, const char *text, size_t size);
 
+/* Turns the JSON text that 'out' holds from byte 'start' to its end into
+ * one complete record, in place: the same bytes as ovsdb_log_put_record()
+ * would have appended for that text.  For writers that serialize straight
+ * into their buffer (a big record is not copied). */
+void ovsdb_log_finish_record(struct ds *out, size_t start);
+
 /* Serializes 'json' (borrowed) as one complete record (header and body) and
  * returns it as a new string of '*sizep' bytes; caller must free with
  * free().  For writers that do not go through a 'struct ovsdb_log'. */

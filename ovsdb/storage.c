@@ -215,15 +215,15 @@ static void
 batch_append(struct ovsdb_storage *s, const struct ovsdb_txn *txn,
              bool durable)
 {
-    /* Serialized straight from the transaction: a json_t of a big
-     * transaction would cost several times its text. */
-    struct ds text = DS_EMPTY_INITIALIZER;
-    if (ovsdb_file_put_txn_record(&text, txn)) {
-        ovsdb_log_put_record(&s->batch, text.string, text.length);
+    /* Serialized straight from the transaction into the batch: a json_t
+     * of a big transaction, or a second copy of its text, would cost
+     * several times the text. */
+    size_t start = s->batch.length;
+    if (ovsdb_file_put_txn_record(&s->batch, txn)) {
+        ovsdb_log_finish_record(&s->batch, start);
         s->batch_records++;
         s->batch_durable = s->batch_durable || durable;
     }
-    ds_destroy(&text);
 }
 
 bool

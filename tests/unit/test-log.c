@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <jansson.h>
 #include "lib/allocator.h"
+#include "lib/ds.h"
 #include "lib/util.h"
 #include "ovsdb/error.h"
 #include "ovsdb/log.h"
@@ -552,10 +553,28 @@ test_broken_then_replace(void)
     free(name);
 }
 
+/* A record finished in place has the bytes of one appended whole. */
+static void
+test_finish_record(void)
+{
+    struct ds whole = DS_EMPTY_INITIALIZER;
+    struct ds in_place = DS_EMPTY_INITIALIZER;
+    static const char text[] = "{\"T\":{\"u\":null},\"_date\":1}";
+    ds_put_cstr(&whole, "before\n");
+    ovsdb_log_put_record(&whole, text, strlen(text));
+    ds_put_cstr(&in_place, "before\n");
+    ds_put_cstr(&in_place, text);
+    ovsdb_log_finish_record(&in_place, strlen("before\n"));
+    CHECK_STREQ(ds_cstr(&in_place), ds_cstr(&whole));
+    ds_destroy(&whole);
+    ds_destroy(&in_place);
+}
+
 int
 main(int argc, char *argv[])
 {
     set_program_name(argv[0]);
+    test_finish_record();
     char template[] = "/tmp/test-log.XXXXXX";
     const char *tmpdir = getenv("TEST_TMPDIR");
     dir = tmpdir ? xstrdup(tmpdir) : xstrdup(mkdtemp(template));
