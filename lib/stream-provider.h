@@ -96,8 +96,10 @@ extern const struct pstream_class pssl_pstream_class;
  * of 'fd' and 'name'.  'connect_status' is as for stream_init().
  * 'accept_cb' turns an accepted fd and its peer address into a stream.
  * 'unlink_path', if nonnull, is a file to remove when the pstream closes
- * (taken). */
-void new_fd_stream(char *name, int fd, int connect_status,
+ * (taken).  'peek' reads by peeking and consumes the bytes on the next send
+ * (see stream-fd.c: for unix sockets, where it saves the peer a wake-up
+ * per request). */
+void new_fd_stream(char *name, int fd, int connect_status, bool peek,
                    struct stream **streamp);
 void new_fd_pstream(char *name, int fd,
                     int (*accept_cb)(int fd, const struct sockaddr_storage *,

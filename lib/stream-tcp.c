@@ -28,7 +28,7 @@ tcp_open(const char *name, char *suffix, struct stream **streamp)
     if (error) {
         return error;
     }
-    new_fd_stream(xstrdup(name), fd, EAGAIN, streamp);
+    new_fd_stream(xstrdup(name), fd, EAGAIN, false, streamp);
     stream_set_peer_name(*streamp, ss_format_ip_port(&ss));
     return 0;
 }
@@ -55,7 +55,7 @@ ptcp_accept(int fd, const struct sockaddr_storage *ss, socklen_t ss_len,
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
 
     char *peer = ss_format_ip_port(ss);
-    new_fd_stream(xasprintf("tcp:%s", peer), fd, 0, streamp);
+    new_fd_stream(xasprintf("tcp:%s", peer), fd, 0, false, streamp);
     stream_set_peer_name(*streamp, peer);
     return 0;
 }

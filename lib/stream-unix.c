@@ -27,7 +27,7 @@ unix_open(const char *name, char *suffix, struct stream **streamp)
     if (error) {
         return error;
     }
-    new_fd_stream(xstrdup(name), fd, check_connection_completion(fd),
+    new_fd_stream(xstrdup(name), fd, check_connection_completion(fd), true,
                   streamp);
     stream_set_peer_name(*streamp, xstrdup(suffix));
     return 0;
@@ -45,7 +45,8 @@ punix_accept(int fd, const struct sockaddr_storage *ss OVS_UNUSED,
              socklen_t ss_len OVS_UNUSED, struct stream **streamp)
 {
     static unsigned int n_accepted;
-    new_fd_stream(xasprintf("unix#%u", n_accepted++), fd, 0, streamp);
+    new_fd_stream(xasprintf("unix#%u", n_accepted++), fd, 0, true,
+                  streamp);
     return 0;
 }
 

@@ -329,6 +329,87 @@ test_unix(const char *dir)
     ds_destroy(&path);
 }
 
+/* Waits up to 5 s for 'to' to read something; returns the count. */
+static ssize_t
+recv_some(struct stream *to, char *buf, size_t n)
+{
+    long long deadline = time_msec() + 5000;
+    ssize_t retval;
+    while ((retval = stream_recv(to, buf, n)) == -EAGAIN
+           && time_msec() < deadline) {
+        stream_recv_wait(to);
+        poll_timer_wait_until(deadline);
+        poll_block();
+    }
+    return retval;
+}
+
+/* Sends 'text' on 'from' and checks that 'to' receives exactly it. */
+static void
+transfer(struct stream *from, struct stream *to, const char *text)
+{
+    char buf[64];
+    size_t n = strlen(text);
+    CHECK_INTEQ(stream_send(from, text, n), n);
+    CHECK_INTEQ(recv_some(to, buf, sizeof buf), n);
+    CHECK(!memcmp(buf, text, n));
+}
+
+/* Unix streams read small messages by peeking and consume them later (see
+ * lib/stream-fd.c): every byte still arrives once, in order, and bytes
+ * already read never make poll() report input. */
+static void
+test_unix_peek(const char *dir)
+{
+    char *pname = xasprintf("punix:%s/peek", dir);
+    struct pstream *ps;
+    CHECK_INTEQ(pstream_open(pname, &ps), 0);
+    struct stream *client, *server;
+    CHECK_INTEQ(stream_open_block(stream_open(pname + 1, &client), 5000,
+                                  &client), 0);
+    int error;
+    while ((error = pstream_accept(ps, &server)) == EAGAIN) {
+        pstream_wait(ps);
+        poll_block();
+    }
+    CHECK_INTEQ(error, 0);
+
+    char buf[64];
+    for (int i = 0; i < 3; i++) {
+        /* A request, read; then one more, read without a reply between:
+         * only the new bytes come back. */
+        transfer(client, server, "abc");
+        transfer(client, server, "de");
+
+        /* Waiting for input does not wake at once for bytes read. */
+        stream_recv_wait(server);
+        poll_timer_wait(100);
+        long long start = time_msec();
+        poll_block();
+        CHECK(time_msec() - start >= 100);
+        CHECK_INTEQ(stream_recv(server, buf, sizeof buf), -EAGAIN);
+
+        /* A reply, then the next request. */
+        transfer(client, server, "f");
+        transfer(server, client, "xyz");
+        transfer(client, server, "gh");
+    }
+
+    /* A message bigger than what is consumed later, then small ones. */
+    pump(client, server, 100 * 1000);
+    transfer(client, server, "ij");
+
+    /* Closing after reading gives the peer EOF (unread input would reset
+     * it: ECONNRESET). */
+    transfer(client, server, "k");
+    stream_close(server);
+    CHECK_INTEQ(recv_some(client, buf, sizeof buf), 0);
+
+    stream_close(client);
+    pstream_close(ps);
+    free(pname);
+}
+
 int
 main(int argc OVS_UNUSED, char *argv[])
 {
@@ -341,6 +422,7 @@ main(int argc OVS_UNUSED, char *argv[])
     test_parsing();
     test_tcp();
     test_unix(dir);
+    test_unix_peek(dir);
 
     char *cmd = xasprintf("rm -rf %s", dir);
     CHECK_INTEQ(system(cmd), 0);
