@@ -81,6 +81,9 @@ def counter_ops(name, durable):
 
 def burst(path, pid, k, tag, durable):
     conns = [Conn(path) for _ in range(k)]
+    for c in conns:
+        c.recv(c.send("echo", []))     # The server has a session for it.
+    time.sleep(0.2)                     # And is idle, waiting in poll().
     os.kill(pid, signal.SIGSTOP)
     try:
         ids = []

@@ -4,8 +4,9 @@
 # ovsdb/log.h), every one of them gets the "I/O error", none of them is in
 # the database (asked right after, and in the file after kill -9), even
 # though each changed the same row as the ones before it, and the server
-# goes on serving.  Then kill -9 under a durable load from several clients:
-# every acknowledged transaction is in the file, and none is half there.
+# goes on serving; a monitor never hears of the failed ones.  Then kill -9
+# under a durable load from several clients: every acknowledged
+# transaction is in the file, and none is half there.
 . "$OVSDB_SRCDIR/tests/e2e/lib.sh"
 . "$OVSDB_SRCDIR/tests/storage/lib.sh"
 TOOL=$OVSDB_BUILDDIR/ovsdb/ovsdb-tool
@@ -57,8 +58,18 @@ burst() {
     "row":{"name":"counter","n":0}}]' >/dev/null
 
 # 1. The batch's single write fails: all K fail, none is in memory (the
-# counter row was changed by each of them in turn) or in the file.
+# counter row was changed by each of them in turn) or in the file, and a
+# monitor never hears of them.
 OVSDB_LOG_FAULT=write:1:ENOSPC start_server
+ovsdb-client monitor unix:$PWD/db.sock Store Root name > monitor.out 2>&1 &
+monitor_pid=$!
+trap 'kill -9 $server_pid $monitor_pid 2>/dev/null || true' EXIT
+i=0
+until grep -q initial monitor.out 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -lt 100 ] || fail "monitor did not start: $(cat monitor.out)"
+    sleep 0.1
+done
 out=$(burst w durable)
 case $out in *'I/O error'*) ;; *) fail "write failure: $out" ;; esac
 expect_eq "$(counts)" "counter 0 tags 0 children 0 roots 1" \
@@ -66,6 +77,14 @@ expect_eq "$(counts)" "counter 0 tags 0 children 0 roots 1" \
 expect_eq "$(burst a durable)" ok "batch after the failed write"
 expect_eq "$(counts)" "counter $K tags $K children $K roots $((K + 1))" \
     "memory after a good batch"
+i=0
+until grep -q " a$((K - 1)) *\$" monitor.out; do
+    i=$((i + 1))
+    [ $i -lt 100 ] || fail "monitor missed the good batch: $(cat monitor.out)"
+    sleep 0.1
+done
+kill $monitor_pid
+grep -q " w[0-9] *\$" monitor.out && fail "monitor saw a failed transaction"
 restart
 expect_eq "$(counts)" "counter $K tags $K children $K roots $((K + 1))" \
     "file after a failed write"
