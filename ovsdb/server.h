@@ -137,7 +137,9 @@ void ovsdb_server_flush(struct ovsdb_server *);
 
 /* Writes 'txn' (precommitted, on 'sdb''s database; takes ownership) to
  * storage and commits it, or aborts it on a write error.  For replicated
- * changes. */
+ * changes.  'txn' must have been created with no batch pending on 'sdb'
+ * (outside ovsdb_server_run(), which always ends with one written): a
+ * failed batch could not be undone under an open transaction. */
 struct ovsdb_error *ovsdb_server_db_commit_txn(struct ovsdb_server_db *sdb,
                                               struct ovsdb_txn *txn)
     WARN_UNUSED_RESULT;
