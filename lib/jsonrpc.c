@@ -505,13 +505,37 @@ jsonrpc_send_raw(struct jsonrpc *rpc, const struct iovec *iov, int n_iov)
     return rpc->status;
 }
 
+/* Byte classes for scan_input(): what the scanner must stop at, outside
+ * strings (quotes and brackets) and inside them (quotes and backslashes).
+ * Everything else is skipped in a tight loop. */
+enum { SC_QUOTE = 1, SC_BACKSLASH, SC_OPEN, SC_CLOSE };
+static const unsigned char outside_class[256] = {
+    ['"'] = SC_QUOTE, ['{'] = SC_OPEN, ['['] = SC_OPEN,
+    ['}'] = SC_CLOSE, [']'] = SC_CLOSE,
+};
+static const unsigned char string_class[256] = {
+    ['"'] = SC_QUOTE, ['\\'] = SC_BACKSLASH,
+};
+
+/* Returns the first index from 'i' (or 'limit') of a byte of 'p' that
+ * 'class' marks. */
+static size_t
+skip_plain(const unsigned char *p, size_t i, size_t limit,
+           const unsigned char class[256])
+{
+    while (i < limit && !class[p[i]]) {
+        i++;
+    }
+    return i;
+}
+
 /* Scans input from 'scan' for the end of the current message.  Returns 0
  * and sets '*endp' just past it, EAGAIN if more input is needed, or a
  * sticky error. */
 static int
 scan_input(struct jsonrpc *rpc, size_t *endp)
 {
-    const char *p = rpc->input;
+    const unsigned char *p = (const unsigned char *) rpc->input;
     size_t i = rpc->scan;
     size_t limit = rpc->len;
 
@@ -535,24 +559,35 @@ scan_input(struct jsonrpc *rpc, size_t *endp)
         limit = rpc->start + rpc->max_msg_size;
     }
 
-    for (; i < limit; i++) {
-        char c = p[i];
+    while (i < limit) {
         if (rpc->in_string) {
             if (rpc->escaped) {
                 rpc->escaped = false;
-            } else if (c == '\\') {
+                i++;
+                continue;
+            }
+            i = skip_plain(p, i, limit, string_class);
+            if (i >= limit) {
+                break;
+            }
+            if (p[i] == '\\') {
                 rpc->escaped = true;
-            } else if (c == '"') {
+            } else {
                 rpc->in_string = false;
             }
+            i++;
             continue;
         }
-        switch (c) {
-        case '"':
+
+        i = skip_plain(p, i, limit, outside_class);
+        if (i >= limit) {
+            break;
+        }
+        switch (outside_class[p[i]]) {
+        case SC_QUOTE:
             rpc->in_string = true;
             break;
-        case '{':
-        case '[':
+        case SC_OPEN:
             if (++rpc->depth > rpc->max_depth) {
                 rpc->scan = i;
                 jsonrpc_error(rpc, EPROTO,
@@ -561,8 +596,7 @@ scan_input(struct jsonrpc *rpc, size_t *endp)
                 return EPROTO;
             }
             break;
-        case '}':
-        case ']':
+        case SC_CLOSE:
             if (--rpc->depth == 0) {
                 rpc->scan = i + 1;
                 *endp = i + 1;
@@ -570,6 +604,7 @@ scan_input(struct jsonrpc *rpc, size_t *endp)
             }
             break;
         }
+        i++;
     }
     rpc->scan = i;
     if (i - rpc->start >= rpc->max_msg_size) {
