@@ -1104,7 +1104,7 @@ ovsdb_session_wait(struct ovsdb_session *s)
     if (jsonrpc_session_get_backlog(s->js) < backlog_pause) {
         jsonrpc_session_recv_wait(s->js);
     }
-    long long now = time_msec();
+    long long now = s->n_triggers ? time_msec() : 0;
     for (size_t i = 0; i < s->n_triggers; i++) {
         const struct trigger *t = s->triggers[i];
         if (trigger_is_due(t, now)) {
