@@ -444,6 +444,13 @@ ovsdb_server_db_flush(struct ovsdb_server_db *sdb)
         return;
     }
     struct ovsdb_error *error = ovsdb_storage_flush(sdb->storage);
+    if (error) {
+        /* The batch was undone: the database changed back under the
+         * transactions that waited on its unwritten data ("wait" ops that
+         * failed on it), so they must be tried again, as after a
+         * commit. */
+        sdb->commit_seqno++;
+    }
     struct ovsdb_server *srv = sdb->server;
     for (size_t i = 0; i < srv->n_sessions; i++) {
         ovsdb_session_batch_done(srv->sessions[i].session, sdb, error);
