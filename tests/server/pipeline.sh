@@ -17,13 +17,7 @@ for remote in unix tcp; do
         >>server.err 2>&1 &
     server_pid=$!
     trap 'kill -9 $server_pid 2>/dev/null || true' EXIT
-    i=0
-    while [ ! -S db.sock ]; do
-        kill -0 $server_pid 2>/dev/null || fail "server exited"
-        i=$((i + 1))
-        [ $i -lt 100 ] || fail "server did not create its socket"
-        sleep 0.1
-    done
+    wait_socket $server_pid db.sock server.err
     if [ $remote = unix ]; then
         target=unix:$PWD/db.sock
     else

@@ -16,14 +16,7 @@ OVSDB_LOG_FAULT=write:1:ENOSPC "$SERVER" --remote=punix:$PWD/db.sock \
     >>server.err 2>&1 &
 server_pid=$!
 trap 'kill -9 $server_pid 2>/dev/null || true' EXIT
-i=0
-while [ ! -S db.sock ]; do
-    kill -0 $server_pid 2>/dev/null || fail "server exited: $(
-        tail -1 server.err)"
-    i=$((i + 1))
-    [ $i -lt 100 ] || fail "server did not create its socket"
-    sleep 0.1
-done
+wait_socket $server_pid db.sock server.err
 
 out=$(python3 "$OVSDB_SRCDIR/tests/storage/gc-wait.py" $PWD/db.sock \
       $server_pid) || fail "client: $out"

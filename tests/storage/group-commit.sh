@@ -20,14 +20,7 @@ start_server() {
     "$SERVER" --remote=punix:$PWD/db.sock --unixctl=$PWD/ctl --no-chdir \
         --log-file=$PWD/server.log db >>server.err 2>&1 &
     server_pid=$!
-    i=0
-    while [ ! -S db.sock ]; do
-        kill -0 $server_pid 2>/dev/null || fail "server exited: $(
-            tail -1 server.err)"
-        i=$((i + 1))
-        [ $i -lt 100 ] || fail "server did not create its socket"
-        sleep 0.1
-    done
+    wait_socket $server_pid db.sock server.err
 }
 stop_server() {
     kill -9 $server_pid

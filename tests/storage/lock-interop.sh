@@ -15,13 +15,7 @@ serve() {
     "$1" --remote=punix:$PWD/sock --unixctl=$PWD/ctl --no-chdir db \
         2>>server.err &
     server_pid=$!
-    i=0
-    while [ ! -S sock ]; do
-        kill -0 $server_pid 2>/dev/null || fail "$1 died: $(cat server.err)"
-        i=$((i + 1))
-        [ $i -lt 100 ] || fail "$1 did not start"
-        sleep 0.1
-    done
+    wait_socket $server_pid sock server.err
 }
 trap 'kill $server_pid 2>/dev/null || true' EXIT
 insert='["Store",{"op":"insert","table":"Root","row":{"name":"x"}}]'
