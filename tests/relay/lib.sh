@@ -32,14 +32,8 @@ run_relay_check() {
         || { tail -20 relay.log; fail "relay scenario $1"; }
 }
 
-# run_backup_pair ACTIVE_KIND BACKUP_KIND, with each KIND "ours" or "ref"
-# (skips without ovs-appctl or the reference): starts ACTIVE, then BACKUP
-# with --sync-from and --sync-exclude-tables=Example:Interface, checks
-# replication
-# (backup.py phase1) and sync-status, kills the active, promotes the
-# backup, checks it (phase2), and restarts it from its file to check that
-# the replicated rows were written.
-
+# server_of ours|ref: the server program of that kind (skips without the
+# reference).
 server_of() {
     case $1 in
     ours) echo ovsdb-server ;;
@@ -48,7 +42,10 @@ server_of() {
     esac
 }
 
-run_backup_pair() {
+# start_backup_pair ACTIVE_KIND BACKUP_KIND: sets APPCTL (skips without
+# ovs-appctl) and starts ACTIVE on active.sock, then BACKUP on backup.sock
+# with --sync-from the active and --sync-exclude-tables=Example:Interface.
+start_backup_pair() {
     APPCTL=$(command -v ovs-appctl || true)
     [ -n "$APPCTL" ] || skip "ovs-appctl not installed"
     active=$(server_of "$1")
@@ -57,6 +54,15 @@ run_backup_pair() {
     start_server backup "$backup" ovsdb-tool \
         --sync-from="unix:$PWD/active.sock" \
         --sync-exclude-tables=Example:Interface
+}
+
+# run_backup_pair ACTIVE_KIND BACKUP_KIND, with each KIND "ours" or "ref":
+# start_backup_pair, then checks replication (backup.py phase1) and
+# sync-status, kills the active, promotes the backup, checks it (phase2),
+# and restarts it from its file to check that the replicated rows were
+# written.
+run_backup_pair() {
+    start_backup_pair "$1" "$2"
     python3 "$OVSDB_SRCDIR/tests/relay/backup.py" phase1 \
         "unix:$PWD/active.sock" "unix:$PWD/backup.sock" \
         || fail "replication"
@@ -90,14 +96,7 @@ exclude: Example:Interface" "sync-status of the backup"
 # run_backup_refint ACTIVE_KIND BACKUP_KIND: backup.py refint on a fresh
 # pair, then the backup's sync-status must say it is active.
 run_backup_refint() {
-    APPCTL=$(command -v ovs-appctl || true)
-    [ -n "$APPCTL" ] || skip "ovs-appctl not installed"
-    active=$(server_of "$1")
-    backup=$(server_of "$2")
-    start_server active "$active" ovsdb-tool
-    start_server backup "$backup" ovsdb-tool \
-        --sync-from="unix:$PWD/active.sock" \
-        --sync-exclude-tables=Example:Interface
+    start_backup_pair "$1" "$2"
     python3 "$OVSDB_SRCDIR/tests/relay/backup.py" refint \
         "unix:$PWD/active.sock" "unix:$PWD/backup.sock" || fail "refint"
     expect_eq "$("$APPCTL" -t "$PWD/backup.ctl" ovsdb-server/sync-status)" \
