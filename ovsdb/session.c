@@ -217,6 +217,23 @@ held_msg_destroy(struct held_msg *h)
     ds_destroy(&h->text);
 }
 
+/* Queues the serialized message 'out' (borrowed). */
+static void
+send_text(struct ovsdb_session *s, const struct ds *out)
+{
+    struct iovec iov = { .iov_base = out->string, .iov_len = out->length };
+    size_t before = jsonrpc_session_get_backlog(s->js);
+    jsonrpc_session_send_raw(s->js, &iov, 1);
+    size_t after = jsonrpc_session_get_backlog(s->js);
+    if (after > before) {
+        /* A big reply (an initial monitor dump, a large select) is allowed
+         * on top of the limit, so that only clients that stop reading are
+         * dropped.  The allowance ends once the backlog drains. */
+        s->allowance = MAX(s->allowance, after - before);
+    }
+    check_backlog(s);
+}
+
 /* Queues one message, serialized here with lib/json-util so that numbers
  * are spelled as the reference spells them (jansson would write the real
  * 1 as "1.0").  For a reply or an error 'id' is the request's id and
@@ -261,18 +278,8 @@ session_send(struct ovsdb_session *s, const json_t *id, json_t *result,
         h->text = out;
         return;
     }
-    struct iovec iov = { .iov_base = out.string, .iov_len = out.length };
-    size_t before = jsonrpc_session_get_backlog(s->js);
-    jsonrpc_session_send_raw(s->js, &iov, 1);
-    size_t after = jsonrpc_session_get_backlog(s->js);
+    send_text(s, &out);
     ds_destroy(&out);
-    if (after > before) {
-        /* A big reply (an initial monitor dump, a large select) is allowed
-         * on top of the limit, so that only clients that stop reading are
-         * dropped.  The allowance ends once the backlog drains. */
-        s->allowance = MAX(s->allowance, after - before);
-    }
-    check_backlog(s);
 }
 
 static void
@@ -342,9 +349,8 @@ ovsdb_session_batch_done(struct ovsdb_session *s, struct ovsdb_server_db *sdb,
             session_send(s, h->id, h->result, NULL, NULL, NULL);
             h->result = NULL;
         } else {
-            struct iovec iov = { h->text.string, h->text.length };
-            jsonrpc_session_send_raw(s->js, &iov, 1);
-            check_backlog(s);
+            /* With the allowance a big reply gets when it is not held. */
+            send_text(s, &h->text);
         }
         held_msg_destroy(h);
     }
