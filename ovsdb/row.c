@@ -167,19 +167,14 @@ static struct ovsdb_error *parse_member(struct ovsdb_row *, const json_t *,
                                        struct ovsdb_symbol_table *,
                                        struct ovsdb_column_set *);
 
-struct ovsdb_error *
-ovsdb_row_from_json(struct ovsdb_row *row, const json_t *json,
-                    struct ovsdb_symbol_table *symtab,
-                    struct ovsdb_column_set *columns)
+/* Parses the members of 'json' into 'row' in the order the reference
+ * visits them (its JSON objects are hash maps), so that a row with several
+ * bad columns reports the same one. */
+static struct ovsdb_error *
+parse_in_reference_order(struct ovsdb_row *row, const json_t *json,
+                         struct ovsdb_symbol_table *symtab,
+                         struct ovsdb_column_set *columns)
 {
-    if (!json_is_object(json)) {
-        return ovsdb_syntax_error(json, OVSDB_E_SYNTAX, "row must be JSON "
-                                  "object");
-    }
-
-    /* Visit the members in the order the reference does (its JSON objects
-     * are hash maps), so that a row with several bad columns reports the
-     * same one. */
     struct member {
         struct hmap_node node;
         const char *name;
@@ -213,6 +208,36 @@ ovsdb_row_from_json(struct ovsdb_row *row, const json_t *json,
         free(members);
     }
     return error;
+}
+
+struct ovsdb_error *
+ovsdb_row_from_json(struct ovsdb_row *row, const json_t *json,
+                    struct ovsdb_symbol_table *symtab,
+                    struct ovsdb_column_set *columns)
+{
+    if (!json_is_object(json)) {
+        return ovsdb_syntax_error(json, OVSDB_E_SYNTAX, "row must be JSON "
+                                  "object");
+    }
+
+    /* Good rows (the common case, once per row of a big insert) need no
+     * particular order.  Only a bad one is parsed again in the reference's
+     * order, to report the same bad column: the caller then drops the row
+     * and the transaction, so what the first pass did does not matter. */
+    const char *key;
+    json_t *val;
+    json_object_foreach ((json_t *) json, key, val) {
+        struct ovsdb_error *error = parse_member(row, json, key, val, symtab,
+                                                 columns);
+        if (error) {
+            if (json_object_size(json) == 1) {
+                return error;
+            }
+            ovsdb_error_destroy(error);
+            return parse_in_reference_order(row, json, symtab, columns);
+        }
+    }
+    return NULL;
 }
 
 static struct ovsdb_error *
