@@ -15,6 +15,7 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/condition.c ovsdb/condition.h \
 	ovsdb/mutation.c ovsdb/mutation.h \
 	ovsdb/txn.c ovsdb/txn.h \
+	ovsdb/record.c ovsdb/record.h \
 	ovsdb/execution.c ovsdb/execution.h
 
 # (storage) log, file go below.

@@ -26,6 +26,7 @@
 #include "ovsdb/log.h"
 #include "ovsdb/ovsdb.h"
 #include "ovsdb/schema.h"
+#include "ovsdb/record.h"
 #include "ovsdb/txn.h"
 #include "ovsdb/version.h"
 
@@ -249,7 +250,7 @@ run_transaction(struct ovsdb *db, json_t *params, struct ovsdb_log *log)
     }
     if (log) {
         struct ds rec = DS_EMPTY_INITIALIZER;
-        if (ovsdb_file_put_txn_record(&rec, txn)) {
+        if (ovsdb_record_put_txn(&rec, txn)) {
             error = ovsdb_log_write_text(log, rec.string, rec.length);
             if (!error) {
                 error = ovsdb_log_commit_block(log);

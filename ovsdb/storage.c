@@ -22,6 +22,7 @@
 #include "ovsdb/file.h"
 #include "ovsdb/log.h"
 #include "ovsdb/ovsdb.h"
+#include "ovsdb/record.h"
 #include "ovsdb/txn.h"
 
 VLOG_DEFINE_THIS_MODULE(ovsdb_storage);
@@ -219,7 +220,7 @@ batch_append(struct ovsdb_storage *s, const struct ovsdb_txn *txn,
      * of a big transaction, or a second copy of its text, would cost
      * several times the text. */
     size_t start = s->batch.length;
-    if (ovsdb_file_put_txn_record(&s->batch, txn)) {
+    if (ovsdb_record_put_txn(&s->batch, txn)) {
         ovsdb_log_finish_record(&s->batch, start);
         s->batch_records++;
         s->batch_durable = s->batch_durable || durable;
