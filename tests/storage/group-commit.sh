@@ -124,7 +124,12 @@ for round in 1 2; do
     : > acked
     $GC load db.sock 8 3 acked &
     load_pid=$!
-    sleep 0.$((3 + round * 2))
+    # Kill once some transactions are acknowledged (not after a fixed
+    # time: on a loaded machine the clients may not have started yet).
+    for i in $(seq 100); do
+        [ "$(wc -l < acked)" -ge $((10 * round)) ] && break
+        sleep 0.1
+    done
     stop_server
     wait $load_pid
     [ -s acked ] || fail "round $round: no transaction was acknowledged"
