@@ -23,6 +23,9 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/log.c ovsdb/log.h \
 	ovsdb/file.c ovsdb/file.h \
 	ovsdb/storage.c ovsdb/storage.h
+# (cluster) the clustered file format.
+ovsdb_libovsdb_a_SOURCES += \
+	ovsdb/raft-record.c ovsdb/raft-record.h
 
 # (server) sessions, monitors go below.
 ovsdb_libovsdb_a_SOURCES += \
