@@ -25,7 +25,8 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/storage.c ovsdb/storage.h
 # (cluster) the clustered file format.
 ovsdb_libovsdb_a_SOURCES += \
-	ovsdb/raft-record.c ovsdb/raft-record.h
+	ovsdb/raft-record.c ovsdb/raft-record.h \
+	ovsdb/cluster-file.c ovsdb/cluster-file.h
 
 # (server) sessions, monitors go below.
 ovsdb_libovsdb_a_SOURCES += \

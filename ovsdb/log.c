@@ -474,7 +474,9 @@ ovsdb_log_open_kind(const char *name, enum ovsdb_log_mode mode,
                     error = io_error(name, err, "fsync of directory failed");
                 }
                 log->state = LOG_WRITE;
-            } else {
+            } else if (kind != OVSDB_LOG_CLUSTERED) {
+                /* An empty clustered log reads as empty, as in the
+                 * reference; the standalone callers want a file type. */
                 error = ovsdb_error(OVSDB_E_OVSDB,
                                     "%s: cannot identify file type", name);
             }

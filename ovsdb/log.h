@@ -69,8 +69,9 @@ struct ovsdb_error *ovsdb_log_open(const char *path, enum ovsdb_log_mode mode,
  * OVSDB_LOG_ANY then.  Opening an existing file of the other kind fails:
  * "cannot apply this operation to clustered database file" for a
  * clustered file opened as standalone (ovsdb_log_open()), "cannot identify
- * file type" otherwise; with OVSDB_LOG_ANY, an empty file fails that
- * way. */
+ * file type" otherwise.  An existing empty file opened as clustered reads
+ * as empty (as the reference's check-cluster sees it); as standalone or
+ * OVSDB_LOG_ANY it fails with "cannot identify file type". */
 struct ovsdb_error *ovsdb_log_open_kind(const char *path,
                                         enum ovsdb_log_mode mode,
                                         enum ovsdb_log_kind kind,

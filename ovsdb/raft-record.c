@@ -144,41 +144,54 @@ put_servers(struct ds *out, const json_t *servers)
     free(names);
 }
 
-/* Appends an array of addresses in the order of the reference's string
- * set (a hash map of the strings) when it writes a joining header: the
- * set built from 'addresses' in order, then copied once into a set sized
- * for them, as the reference does. */
+void
+raft_addresses_order(char *const *addresses, size_t n, int n_copies,
+                     size_t *order)
+{
+    struct hmap_node *nodes = xmalloc((n + 1) * sizeof *nodes);
+    struct hmap map = HMAP_INITIALIZER(&map);
+    for (size_t i = 0; i < n; i++) {
+        hmap_insert(&map, &nodes[i], hash_string(addresses[i], 0));
+        order[i] = i;
+    }
+    for (int c = 0; c <= n_copies; c++) {
+        size_t i = 0;
+        for (struct hmap_node *node = hmap_first(&map); node;
+             node = hmap_next(&map, node)) {
+            order[i++] = node - nodes;
+        }
+        if (c == n_copies) {
+            break;
+        }
+        /* A copy: a map sized for them, filled in this order. */
+        hmap_destroy(&map);
+        hmap_init(&map);
+        hmap_reserve(&map, n);
+        for (i = 0; i < n; i++) {
+            hmap_insert(&map, &nodes[order[i]], nodes[order[i]].hash);
+        }
+    }
+    hmap_destroy(&map);
+    free(nodes);
+}
+
+/* Appends the array of addresses as the reference writes a joining
+ * header: its set of them, built in order, then copied once. */
 static void
 put_addresses(struct ds *out, char **addresses, size_t n)
 {
-    struct hmap_node *first = xmalloc((n + 1) * sizeof *first);
-    struct hmap_node *copy = xmalloc((n + 1) * sizeof *copy);
-    struct hmap map = HMAP_INITIALIZER(&map);
-    struct hmap map2 = HMAP_INITIALIZER(&map2);
-    for (size_t i = 0; i < n; i++) {
-        hmap_insert(&map, &first[i], hash_string(addresses[i], 0));
-    }
-    hmap_reserve(&map2, n);
-    for (struct hmap_node *node = hmap_first(&map); node;
-         node = hmap_next(&map, node)) {
-        hmap_insert(&map2, &copy[node - first], node->hash);
-    }
+    size_t *order = xmalloc((n + 1) * sizeof *order);
+    raft_addresses_order(addresses, n, 1, order);
     ds_put_char(out, '[');
-    bool first_one = true;
-    for (struct hmap_node *node = hmap_first(&map2); node;
-         node = hmap_next(&map2, node)) {
-        const char *s = addresses[node - copy];
-        if (!first_one) {
+    for (size_t i = 0; i < n; i++) {
+        const char *s = addresses[order[i]];
+        if (i) {
             ds_put_char(out, ',');
         }
-        first_one = false;
         jsonx_put_string(out, s, strlen(s));
     }
     ds_put_char(out, ']');
-    hmap_destroy(&map);
-    hmap_destroy(&map2);
-    free(first);
-    free(copy);
+    free(order);
 }
 
 /* The reference serializes DATA once, with sorted members. */
@@ -186,6 +199,12 @@ static void
 put_data(struct ds *out, const json_t *data)
 {
     jsonx_put_exact(out, data);
+}
+
+void
+raft_data_put_json(struct ds *out, const json_t *data)
+{
+    put_data(out, data);
 }
 
 void
@@ -519,6 +538,13 @@ raft_header_from_json(struct raft_header *h, const json_t *json)
 void
 raft_header_put(struct ds *out, const struct raft_header *h)
 {
+    raft_header_put_data(out, h, NULL, 0);
+}
+
+void
+raft_header_put_data(struct ds *out, const struct raft_header *h,
+                     const char *data, size_t data_size)
+{
     struct object_writer w = { .n = 0 };
     add_uuid(&w, "server_id", &h->sid);
     if (!uuid_is_zero(&h->cid)) {
@@ -536,7 +562,9 @@ raft_header_put(struct ds *out, const struct raft_header *h)
     if (h->snap_index) {
         add_uint64(&w, "prev_index", h->snap_index);
         add_uint64(&w, "prev_term", h->snap.term);
-        if (h->snap.data) {
+        if (data) {
+            ds_put_buffer(add_member(&w, "prev_data"), data, data_size);
+        } else if (h->snap.data) {
             put_data(add_member(&w, "prev_data"), h->snap.data);
         }
         add_uuid(&w, "prev_eid", &h->snap.eid);

@@ -88,6 +88,11 @@ struct ovsdb_error *raft_header_from_json(struct raft_header *h,
 json_t *raft_header_to_json(const struct raft_header *);   /* New ref. */
 /* Appends the header's JSON text, as the reference writes it, to 'out'. */
 void raft_header_put(struct ds *out, const struct raft_header *);
+/* Same, with 'data' ('data_size' bytes of JSON text, borrowed) as the
+ * snapshot's DATA in place of 'h->snap.data' (for a snapshot too big to
+ * hold as a json_t). */
+void raft_header_put_data(struct ds *out, const struct raft_header *h,
+                          const char *data, size_t data_size);
 void raft_header_destroy(struct raft_header *); /* Frees members only. */
 
 enum raft_record_type {
@@ -140,11 +145,21 @@ void raft_record_put_entry(struct ds *out, uint64_t term, uint64_t index,
  * borrowed), serialized as the reference serializes it. */
 void raft_data_put(struct ds *out, const json_t *schema, const json_t *txn);
 
+/* Appends any DATA (borrowed) as the reference serializes it. */
+void raft_data_put_json(struct ds *out, const json_t *data);
+
 /* Checks that 'data' (borrowed) is [SCHEMA or null, TXN or null].  Stores
  * the members (borrowed; NULL for null) in '*schemap' and '*txnp'. */
 struct ovsdb_error *raft_data_split(const json_t *data,
                                     const json_t **schemap,
                                     const json_t **txnp) WARN_UNUSED_RESULT;
+
+/* Stores in 'order' ('n' elements) the positions of the 'n' distinct
+ * 'addresses' in the order the reference's set of strings lists them when
+ * built from 'addresses' in order and then copied 'n_copies' times: 0 for
+ * a header it read (show-log prints them so), 1 for one it writes. */
+void raft_addresses_order(char *const *addresses, size_t n, int n_copies,
+                          size_t *order);
 
 /* Checks a server address: "unix:...", or "tcp:"/"ssl:" followed by
  * IP:PORT (IPv6 in brackets) or a host name, as the reference. */
