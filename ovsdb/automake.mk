@@ -22,7 +22,8 @@ ovsdb_libovsdb_a_SOURCES += \
 ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/log.c ovsdb/log.h \
 	ovsdb/file.c ovsdb/file.h \
-	ovsdb/storage.c ovsdb/storage.h
+	ovsdb/storage.c ovsdb/storage.h \
+	ovsdb/raft.c ovsdb/raft.h
 # (cluster) the clustered file format.
 ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/raft-record.c ovsdb/raft-record.h \
@@ -34,7 +35,8 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/monitor.c ovsdb/monitor.h \
 	ovsdb/server.c ovsdb/server.h \
 	ovsdb/session.c ovsdb/session.h \
-	ovsdb/sysdb.c ovsdb/sysdb.h
+	ovsdb/sysdb.c ovsdb/sysdb.h \
+	ovsdb/cluster-ctl.c ovsdb/cluster-ctl.h
 
 # (relay) relay mode and active-backup replication.
 ovsdb_libovsdb_a_SOURCES += \

@@ -13,6 +13,7 @@
 #include "ovsdb/file.h"
 #include "ovsdb/log.h"
 #include "ovsdb/ovsdb.h"
+#include "ovsdb/record.h"
 #include "ovsdb/schema.h"
 
 /* ---------------------------------------------------------------------
@@ -596,6 +597,22 @@ cluster_file_write_commit_index(struct cluster_file *cf,
     return write_record(cf, &r);
 }
 
+void
+cluster_file_set_commit_index(struct cluster_file *cf, uint64_t commit_index)
+{
+    if (commit_index > cf->commit_index && commit_index < cf->log_end) {
+        cf->commit_index = commit_index;
+    }
+}
+
+void
+cluster_file_forget(struct cluster_file *cf, uint64_t log_end,
+                    unsigned long long n_records)
+{
+    truncate_log(cf, MAX(log_end, cf->commit_index + 1));
+    cf->n_records = n_records;
+}
+
 struct ovsdb_error *
 cluster_file_write_note(struct cluster_file *cf, const char *note)
 {
@@ -750,7 +767,7 @@ cluster_file_apply_data(struct ovsdb **dbp, const char *name,
         if (!*dbp) {
             return ovsdb_error(OVSDB_E_OVSDB, "data without schema");
         }
-        error = ovsdb_file_replay_record(*dbp, txn);
+        error = ovsdb_record_replay(*dbp, txn);
     }
     return error;
 }

@@ -191,6 +191,18 @@ struct ovsdb_error *cluster_file_write_note(struct cluster_file *,
                                             const char *note)
     WARN_UNUSED_RESULT;
 
+/* Raises the commit index in memory only (to at most log_end - 1), for a
+ * commit whose record could not be written. */
+void cluster_file_set_commit_index(struct cluster_file *,
+                                   uint64_t commit_index);
+
+/* Forgets, in memory, the entries from 'log_end' on (never committed ones)
+ * and sets the record count back to 'n_records': for a caller that cut
+ * the records written after that point off the file again (a failed
+ * fsync, ovsdb_log_commit_block_or_undo()). */
+void cluster_file_forget(struct cluster_file *, uint64_t log_end,
+                         unsigned long long n_records);
+
 /* Compacts the file as the reference does: rewrites it atomically
  * (ovsdb_log_replace()) as a header whose snapshot is the state after
  * entry 'applied_index' (log_start <= applied_index < log_end) with DATA
@@ -221,7 +233,7 @@ struct ovsdb_error *cluster_file_replay(const struct cluster_file *cf,
 /* Applies DATA 'data' (borrowed JSON) to '*dbp' (may be NULL before the
  * first schema): a SCHEMA replaces '*dbp' by a new empty database of that
  * schema (the old one is destroyed), then a TXN is replayed into it as a
- * committed transaction (ovsdb_file_replay_record()).  'name' is the
+ * committed transaction (ovsdb_record_replay()).  'name' is the
  * file's database name, which a schema must match. */
 struct ovsdb_error *cluster_file_apply_data(struct ovsdb **dbp,
                                             const char *name,
