@@ -94,3 +94,4 @@ check-local: $(check_PROGRAMS) $(bin_PROGRAMS) $(noinst_PROGRAMS)
 	OVSDB_SRCDIR=$(abs_top_srcdir) OVSDB_BUILDDIR=$(abs_top_builddir) \
 	  $(SHELL) $(top_srcdir)/tests/run $(TESTS_PATTERN)
 EXTRA_DIST += tests/cluster/server-one.sh
+EXTRA_DIST += tests/cluster/ovn-ctl.sh
