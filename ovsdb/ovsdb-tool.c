@@ -1464,8 +1464,6 @@ usage(void)
            "  schema-name [SCHEMA]    report SCHEMA's name\n"
            "  schema-version [SCHEMA] report SCHEMA's schema version\n"
            "  schema-cksum [SCHEMA]   report SCHEMA's checksum\n"
-           "  needs-conversion [DB [SCHEMA]]  does DB need conversion to "
-           "SCHEMA?\n"
            "  compare-versions A OP B  compare OVSDB schema version "
            "numbers\n"
            "  query [DB] TRNS         execute read-only transaction on DB\n"

@@ -55,8 +55,15 @@ EXTRA_DIST += tests/storage/lib.sh tests/storage/test.ovsschema \
 	tests/storage/old-format.sh tests/storage/lock-interop.sh
 
 # (cluster) the clustered file format and ovsdb-tool's cluster commands.
-check_PROGRAMS += tests/unit/test-raft-record
+check_PROGRAMS += tests/unit/test-raft-record tests/unit/test-cluster-file
 tests_unit_test_raft_record_LDADD = $(TEST_LDADD)
+tests_unit_test_cluster_file_LDADD = $(TEST_LDADD)
+noinst_PROGRAMS += tests/cluster-util
+tests_cluster_util_SOURCES = tests/cluster-util.c
+tests_cluster_util_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/cluster/lib.sh tests/cluster/tool-interop.sh \
+	tests/cluster/ref-server.sh tests/cluster/refusals.sh \
+	tests/cluster/torn.sh
 
 # (server) tests go below.
 check_PROGRAMS += tests/unit/test-lock tests/unit/test-monitor
