@@ -87,6 +87,11 @@ EXTRA_DIST += tests/data/schemas/rbac.ovsschema tests/security/pki.shlib tests/s
 	tests/security/ssl-interop.sh tests/security/hygiene.sh \
 	tests/security/rbac-remotes.sh tests/security/db-remote-errors.sh
 
+# (raft) Raft wire-protocol tests and traces go below.
+EXTRA_DIST += tests/cluster/raftproxy.py tests/cluster/raft-capture \
+	tests/cluster/raft-trim.py
+EXTRA_DIST += tests/data/raft
+
 check-local: $(check_PROGRAMS) $(bin_PROGRAMS) $(noinst_PROGRAMS)
 	OVSDB_SRCDIR=$(abs_top_srcdir) OVSDB_BUILDDIR=$(abs_top_builddir) \
 	  $(SHELL) $(top_srcdir)/tests/run $(TESTS_PATTERN)
