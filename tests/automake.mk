@@ -91,6 +91,8 @@ EXTRA_DIST += tests/data/schemas/rbac.ovsschema tests/security/pki.shlib tests/s
 EXTRA_DIST += tests/cluster/raftproxy.py tests/cluster/raft-capture \
 	tests/cluster/raft-trim.py
 EXTRA_DIST += tests/data/raft
+check_PROGRAMS += tests/unit/test-raft-rpc
+tests_unit_test_raft_rpc_LDADD = $(TEST_LDADD)
 
 check-local: $(check_PROGRAMS) $(bin_PROGRAMS) $(noinst_PROGRAMS)
 	OVSDB_SRCDIR=$(abs_top_srcdir) OVSDB_BUILDDIR=$(abs_top_builddir) \
