@@ -1012,7 +1012,7 @@ bool
 raft_rpc_is_heartbeat(const union raft_rpc *rpc)
 {
     return (rpc->type == RAFT_RPC_APPEND_REQUEST
-            && !rpc->append_request.n_entries)
-           || (rpc->type == RAFT_RPC_APPEND_REPLY
-               && !rpc->append_reply.n_entries);
+            || rpc->type == RAFT_RPC_APPEND_REPLY)
+           && rpc->common.comment
+           && !strcmp(rpc->common.comment, "heartbeat");
 }

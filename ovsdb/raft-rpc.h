@@ -298,8 +298,9 @@ uint64_t raft_rpc_get_term(const union raft_rpc *rpc);
  * sent (0 for none): a reply promises what it reports. */
 uint64_t raft_rpc_get_min_sync_index(const union raft_rpc *rpc);
 
-/* Returns true for an append_request without entries or an append_reply
- * to one (the messages sent every election_timer / 3). */
+/* Returns true for an append_request or append_reply whose comment is
+ * "heartbeat" (sent every election_timer / 3; the reference does not log
+ * them). */
 bool raft_rpc_is_heartbeat(const union raft_rpc *rpc);
 
 #endif /* ovsdb/raft-rpc.h */
