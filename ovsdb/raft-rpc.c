@@ -374,6 +374,11 @@ parse_addresses(struct ovsdb_parser *p, const char *name, void *base,
 
     *addressesp = n ? xmalloc(n * sizeof **addressesp) : NULL;
     *addresses_count(base) = 0;
+    if (array && !n) {
+        /* The reference never sends an empty list and refuses one. */
+        ovsdb_parser_raise_error(p, "'%s' must not be empty.", name);
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         const json_t *s = json_array_get(array, i);
         if (!json_is_string(s) || !address_is_valid(json_string_value(s))) {

@@ -436,6 +436,10 @@ test_malformed(void)
                  FROM "," TO ",\"success\":true,"
                  "\"remote_addresses\":[\"tcp:1.2.3.4:5\",5]}],"
                  "\"id\":null}", "Element 1 of 'remote_addresses'");
+    expect_error("{\"method\":\"add_server_reply\",\"params\":[{" CID ","
+                 FROM "," TO ",\"success\":false,"
+                 "\"remote_addresses\":[]}],\"id\":null}",
+                 "'remote_addresses' must not be empty");
     expect_error("{\"method\":\"hello_request\",\"params\":[{" CID ","
                  FROM "}],\"id\":null}",
                  "Required 'address' member is missing");
