@@ -39,6 +39,7 @@ ovsdb_libovsdb_a_SOURCES += \
 # (raft) the cluster members' wire protocol.
 ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/raft-rpc.c ovsdb/raft-rpc.h
+ovsdb_libovsdb_a_SOURCES += ovsdb/raft-conn.c ovsdb/raft-conn.h
 
 bin_PROGRAMS += ovsdb/ovsdb-server ovsdb/ovsdb-tool ovsdb/ovsdb-client
 ovsdb_ovsdb_server_SOURCES = ovsdb/ovsdb-server.c
