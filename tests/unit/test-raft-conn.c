@@ -24,42 +24,13 @@ static struct raft_conns *servers[N_SERVERS];
 static struct uuid sids[N_SERVERS];
 static char *addresses[N_SERVERS];
 
-/* Runs every server until server 'dst' receives a message (returned in
- * '*rpc', caller uninits), or 5 seconds pass (returns false).  Messages
- * other servers receive meanwhile are dropped. */
-static bool
-wait_for_message(int dst, union raft_rpc *rpc)
-{
-    long long deadline = time_msec() + 5000;
-    while (time_msec() < deadline) {
-        for (int i = 0; i < N_SERVERS; i++) {
-            if (!servers[i]) {
-                continue;
-            }
-            raft_conns_run(servers[i]);
-            union raft_rpc other;
-            while (raft_conns_recv(servers[i], i == dst ? rpc : &other)) {
-                if (i == dst) {
-                    return true;
-                }
-                raft_rpc_uninit(&other);
-            }
-        }
-        for (int i = 0; i < N_SERVERS; i++) {
-            if (servers[i]) {
-                raft_conns_wait(servers[i]);
-            }
-        }
-        poll_timer_wait(20);
-        poll_block();
-    }
-    return false;
-}
-
-/* Runs every server for 'ms' milliseconds and returns how many messages
- * 'dst' received. */
+/* Runs every server for up to 'ms' milliseconds.  If 'rpc' is nonnull,
+ * stops at the first message server 'dst' receives, stores it in '*rpc'
+ * (caller uninits) and returns 1, or returns 0 at the deadline.  If 'rpc'
+ * is null, runs until the deadline and returns how many messages 'dst'
+ * received.  Other servers' messages are dropped. */
 static int
-run_for(int dst, int ms)
+pump(int dst, union raft_rpc *rpc, int ms)
 {
     long long deadline = time_msec() + ms;
     int n = 0;
@@ -69,10 +40,14 @@ run_for(int dst, int ms)
                 continue;
             }
             raft_conns_run(servers[i]);
-            union raft_rpc rpc;
-            while (raft_conns_recv(servers[i], &rpc)) {
+            union raft_rpc msg;
+            while (raft_conns_recv(servers[i], &msg)) {
+                if (i == dst && rpc) {
+                    *rpc = msg;
+                    return 1;
+                }
                 n += i == dst;
-                raft_rpc_uninit(&rpc);
+                raft_rpc_uninit(&msg);
             }
             raft_conns_wait(servers[i]);
         }
@@ -80,6 +55,18 @@ run_for(int dst, int ms)
         poll_block();
     }
     return n;
+}
+
+static bool
+wait_for_message(int dst, union raft_rpc *rpc)
+{
+    return pump(dst, rpc, 5000) == 1;
+}
+
+static int
+run_for(int dst, int ms)
+{
+    return pump(dst, NULL, ms);
 }
 
 static void
