@@ -43,6 +43,11 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/relay.c ovsdb/relay.h \
 	ovsdb/replication.c ovsdb/replication.h
 
+# (raft) the cluster members' wire protocol.
+ovsdb_libovsdb_a_SOURCES += \
+	ovsdb/raft-rpc.c ovsdb/raft-rpc.h
+ovsdb_libovsdb_a_SOURCES += ovsdb/raft-conn.c ovsdb/raft-conn.h
+
 bin_PROGRAMS += ovsdb/ovsdb-server ovsdb/ovsdb-tool ovsdb/ovsdb-client
 ovsdb_ovsdb_server_SOURCES = ovsdb/ovsdb-server.c
 ovsdb_ovsdb_server_LDADD = $(PROGRAM_LIBS)

@@ -97,6 +97,19 @@ EXTRA_DIST += tests/data/schemas/rbac.ovsschema tests/security/pki.shlib tests/s
 	tests/security/ssl-interop.sh tests/security/hygiene.sh \
 	tests/security/rbac-remotes.sh tests/security/db-remote-errors.sh
 
+# (raft) Raft wire-protocol tests and traces go below.
+EXTRA_DIST += tests/cluster/raftproxy.py tests/cluster/raft-capture \
+	tests/cluster/raft-trim.py
+EXTRA_DIST += tests/data/raft
+check_PROGRAMS += tests/unit/test-raft-rpc
+tests_unit_test_raft_rpc_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test-raft-conn
+tests_unit_test_raft_conn_LDADD = $(TEST_LDADD)
+noinst_PROGRAMS += tests/cluster/test-raft-conn
+tests_cluster_test_raft_conn_SOURCES = tests/cluster/test-raft-conn.c
+tests_cluster_test_raft_conn_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/cluster/raft-conn.sh
+
 check-local: $(check_PROGRAMS) $(bin_PROGRAMS) $(noinst_PROGRAMS)
 	OVSDB_SRCDIR=$(abs_top_srcdir) OVSDB_BUILDDIR=$(abs_top_builddir) \
 	  $(SHELL) $(top_srcdir)/tests/run $(TESTS_PATTERN)
