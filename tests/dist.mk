@@ -171,6 +171,7 @@ EXTRA_DIST += \
 	tests/data/txn/wait-ops/expected.json \
 	tests/data/txn/wait-ops/requests.json \
 	tests/data/txn/wait-ops/schema \
+	tests/dist.mk \
 	tests/e2e/dist-list.sh \
 	tests/e2e/layering.sh \
 	tests/e2e/lib.sh \
@@ -282,6 +283,7 @@ EXTRA_DIST += \
 	tests/unit/test-wl-rpc.c \
 	tests/update-dist-list \
 	tests/workloads/README.md \
+	tests/workloads/RESULTS.md \
 	tests/workloads/automake.mk \
 	tests/workloads/bench \
 	tests/workloads/bigdb.py \
