@@ -2,8 +2,6 @@
 # Every file git tracks under tests/, for "make dist".
 EXTRA_DIST += \
 	tests/automake.mk \
-	tests/automake.mk \
-	tests/automake.mk \
 	tests/check-format \
 	tests/client/backup.sh \
 	tests/client/commands.sh \
@@ -274,8 +272,6 @@ EXTRA_DIST += \
 	tests/storage/gc-client.py \
 	tests/storage/gc-wait.py \
 	tests/storage/group-commit-wait.sh \
-	tests/storage/group-commit.sh \
-	tests/storage/group-commit.sh \
 	tests/storage/group-commit.sh \
 	tests/storage/lib.sh \
 	tests/storage/lock-interop.sh \
