@@ -557,11 +557,32 @@ usage(void)
            "The default SCHEMA is %s/vswitch.ovsschema.\n"
            "\nOther options:\n"
            "  -m, --more                  increase show-log verbosity\n"
+           "  --rbac-role=ROLE            accepted; query and transact on "
+           "a file\n"
+           "                              are not subject to RBAC\n"
+           "  -v, --verbose[=SPEC], --log-file[=FILE]\n"
+           "                              accepted; this tool logs nothing\n"
+           "  -o, --option                list the options and exit\n"
            "  -h, --help                  display this help message\n"
            "  -V, --version               display version information\n",
            program_name(), program_name(), dirs_dbdir(),
            dirs_pkgdatadir());
     exit(0);
+}
+
+/* -o: one line per option, in the reference's format ("--name=ARG",
+ * "-n ARG", with "[ARG]" for an optional argument). */
+static void
+print_options(const struct option *options, const char *short_options)
+{
+    static const char *args[] = {"", "=ARG", "=[ARG]"};
+    static const char *short_args[] = {" ", " ARG", " [ARG]"};
+    for (const struct option *o = options; o->name; o++) {
+        printf("--%s%s\n", o->name, args[o->has_arg]);
+        if (o->val > 0 && o->val < 128 && strchr(short_options, o->val)) {
+            printf("-%c%s\n", o->val, short_args[o->has_arg]);
+        }
+    }
 }
 
 struct command {
@@ -600,10 +621,11 @@ main(int argc, char *argv[])
         { "verbose", optional_argument, NULL, 'v' },
         { "log-file", optional_argument, NULL, 'L' },
         { "rbac-role", required_argument, NULL, 'R' },
+        { "option", no_argument, NULL, 'o' },
         { NULL, 0, NULL, 0 },
     };
     for (;;) {
-        int c = getopt_long(argc, argv, "mhVv::", long_options, NULL);
+        int c = getopt_long(argc, argv, "mhVv::o", long_options, NULL);
         if (c == -1) {
             break;
         }
@@ -615,6 +637,9 @@ main(int argc, char *argv[])
             usage();
         case 'V':
             ovsdb_print_version();
+            return 0;
+        case 'o':
+            print_options(long_options, "mhVv::o");
             return 0;
         case 'v':
         case 'L':
