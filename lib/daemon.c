@@ -10,12 +10,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "lib/allocator.h"
 #include "lib/dirs.h"
@@ -29,6 +32,12 @@ static char *pidfile;
 static bool overwrite_pidfile;
 static bool detach;
 static bool chdir_ = true;
+static bool monitor;
+
+/* --user: whom to become, or 'user' NULL. */
+static char *user;
+static uid_t user_uid;
+static gid_t user_gid;
 
 /* Our own pidfile's name and fd, once created. */
 static char *own_pidfile;
@@ -76,6 +85,110 @@ void
 daemon_set_no_chdir(void)
 {
     chdir_ = false;
+}
+
+void
+daemon_set_monitor(void)
+{
+    monitor = true;
+}
+
+void
+daemon_set_user(const char *spec)
+{
+    char *copy = xstrdup(spec);
+    char *colon = strchr(copy, ':');
+    if (colon) {
+        *colon = '\0';
+    }
+    const struct passwd *pw = getpwnam(copy);
+    if (!pw) {
+        ovs_fatal(0, "--user=%s: no user named \"%s\"", spec, copy);
+    }
+    free(user);
+    user = xstrdup(copy);
+    user_uid = pw->pw_uid;
+    user_gid = pw->pw_gid;
+    if (colon && colon[1]) {
+        const struct group *gr = getgrnam(colon + 1);
+        if (!gr) {
+            ovs_fatal(0, "--user=%s: no group named \"%s\"", spec,
+                      colon + 1);
+        }
+        user_gid = gr->gr_gid;
+    }
+    free(copy);
+}
+
+/* Drops root for --user, for good: group, supplementary groups, then user,
+ * each checked. */
+static void
+become_user(void)
+{
+    if (!user || (getuid() == user_uid && getgid() == user_gid
+                  && geteuid() == user_uid)) {
+        return;
+    }
+    if (setgid(user_gid) || getgid() != user_gid || getegid() != user_gid) {
+        ovs_fatal(errno, "--user: could not switch to group %ld",
+                  (long) user_gid);
+    }
+    if (initgroups(user, user_gid)) {
+        ovs_fatal(errno, "--user: could not set the groups of %s", user);
+    }
+    if (setuid(user_uid) || getuid() != user_uid || geteuid() != user_uid) {
+        ovs_fatal(errno, "--user: could not switch to user %s", user);
+    }
+}
+
+static bool
+is_crash_signal(int sig)
+{
+    return (sig == SIGABRT || sig == SIGBUS || sig == SIGFPE || sig == SIGILL
+            || sig == SIGSEGV || sig == SIGSYS || sig == SIGXCPU
+            || sig == SIGXFSZ);
+}
+
+/* --monitor: forks the daemon and returns in it; the monitor process stays
+ * here, restarting the daemon after a crash, and exits as the daemon did
+ * otherwise. */
+static void
+monitor_daemon(void)
+{
+    time_t last_start = 0;
+    for (bool restart = false;; restart = true) {
+        time_t now = time(NULL);
+        if (restart && now - last_start < 10) {
+            sleep(10 - (now - last_start));
+        }
+        last_start = time(NULL);
+        fflush(stdout);
+        fflush(stderr);
+        pid_t pid = fork();
+        if (pid < 0) {
+            ovs_fatal(errno, "fork failed");
+        } else if (!pid) {
+            if (restart && ready_fd >= 0) {
+                /* Nobody waits for a restarted daemon. */
+                close(ready_fd);
+                ready_fd = -1;
+            }
+            fatal_signal_fork();
+            return;
+        }
+
+        int status;
+        while (waitpid(pid, &status, 0) < 0) {
+            if (errno != EINTR) {
+                ovs_fatal(errno, "waitpid failed");
+            }
+        }
+        if (!WIFSIGNALED(status) || !is_crash_signal(WTERMSIG(status))) {
+            _exit(WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILURE);
+        }
+        VLOG_ERR("daemon pid %ld died of signal %d (%s), restarting",
+                 (long) pid, WTERMSIG(status), strsignal(WTERMSIG(status)));
+    }
 }
 
 pid_t
@@ -214,6 +327,7 @@ void
 daemonize_start(void)
 {
     fatal_signal_init();
+    become_user();
 
     if (detach) {
         int fds[2];
@@ -233,6 +347,9 @@ daemonize_start(void)
         set_cloexec(fds[1]);
         ready_fd = fds[1];
         fatal_signal_fork();
+    }
+    if (monitor) {
+        monitor_daemon();
     }
 
     if (pidfile) {
@@ -277,6 +394,10 @@ daemon_usage(void)
 {
     printf("\nDaemon options:\n"
            "  --detach                run in background as daemon\n"
+           "  --monitor               restart the daemon if it crashes\n"
+           "  --user=USER[:GROUP]     run as USER (and GROUP) instead of "
+           "root\n"
+           "  --no-self-confinement   accepted (no confinement to lift)\n"
            "  --no-chdir              do not chdir to '/'\n"
            "  --pidfile[=FILE]        create pidfile (default: %s/%s.pid)\n"
            "  --overwrite-pidfile     with --pidfile, start even if already "

@@ -10,7 +10,15 @@
  *                          for the process's life and removed at exit
  *   --overwrite-pidfile    start even if another live process holds the
  *                          pidfile (without it, that is a fatal error)
- *   --monitor, --user      accepted for compatibility, ignored
+ *   --monitor              a monitor process restarts the daemon when it
+ *                          dies of a crash signal (SIGSEGV, SIGABRT, ...),
+ *                          at most once every 10 s; it exits when the
+ *                          daemon exits any other way
+ *   --user=USER[:GROUP]    drop root for USER (and GROUP, default USER's),
+ *                          with USER's supplementary groups, at
+ *                          daemonize_start()
+ *   --no-self-confinement  accepted: we never confine ourselves to the
+ *                          reference's well-known directories anyway
  *
  * A main parses options with the macros below, then calls
  * daemonize_start() before opening listeners, and daemonize_complete()
@@ -40,6 +48,9 @@ void daemon_set_overwrite_pidfile(void);
 void daemon_set_detach(void);
 bool daemon_get_detach(void);
 void daemon_set_no_chdir(void);
+void daemon_set_monitor(void);
+/* Parses "USER[:GROUP]" (fatal if either is unknown). */
+void daemon_set_user(const char *spec);
 
 /* If --detach: forks; the parent waits for the child to report readiness
  * and exits.  In the child (or without --detach): creates the pidfile (a
@@ -66,14 +77,15 @@ void daemon_usage(void);
 
 #define DAEMON_OPTION_ENUMS                                                  \
     OPT_DETACH = UCHAR_MAX + 2000, OPT_NO_CHDIR, OPT_OVERWRITE_PIDFILE,      \
-    OPT_PIDFILE, OPT_MONITOR, OPT_USER_GROUP
+    OPT_PIDFILE, OPT_MONITOR, OPT_USER_GROUP, OPT_NO_SELF_CONFINEMENT
 #define DAEMON_LONG_OPTIONS                                                  \
     {"detach", no_argument, NULL, OPT_DETACH},                               \
     {"no-chdir", no_argument, NULL, OPT_NO_CHDIR},                           \
     {"pidfile", optional_argument, NULL, OPT_PIDFILE},                       \
     {"overwrite-pidfile", no_argument, NULL, OPT_OVERWRITE_PIDFILE},         \
     {"monitor", no_argument, NULL, OPT_MONITOR},                             \
-    {"user", required_argument, NULL, OPT_USER_GROUP}
+    {"user", required_argument, NULL, OPT_USER_GROUP},                       \
+    {"no-self-confinement", no_argument, NULL, OPT_NO_SELF_CONFINEMENT}
 #define DAEMON_OPTION_HANDLERS                                               \
     case OPT_DETACH:                                                         \
         daemon_set_detach();                                                 \
@@ -88,7 +100,12 @@ void daemon_usage(void);
         daemon_set_overwrite_pidfile();                                      \
         break;                                                               \
     case OPT_MONITOR:                                                        \
+        daemon_set_monitor();                                                \
+        break;                                                               \
     case OPT_USER_GROUP:                                                     \
+        daemon_set_user(optarg);                                             \
+        break;                                                               \
+    case OPT_NO_SELF_CONFINEMENT:                                            \
         break;
 
 #endif /* lib/daemon.h */

@@ -765,8 +765,8 @@ vlog_usage(void)
            "  --syslog-method=(libc|unix:file|udp:ip:port)\n"
            "                           specify how to send messages to "
            "syslog daemon\n"
-           "  --syslog-target=HOST:PORT  also send syslog msgs to HOST:PORT "
-           "via UDP\n",
+           "  --syslog-target=HOST:PORT  also send syslog messages to "
+           "HOST:PORT by UDP\n",
            dirs_logdir(), program_name());
 }
 

@@ -7,6 +7,7 @@
 #include "lib/allocator.h"
 #include "lib/hash.h"
 #include "lib/hmap.h"
+#include "ovsdb/parser.h"
 
 struct ovsdb_lock_server {
     struct hmap locks;              /* Contains "struct lock"s by name. */
@@ -161,6 +162,12 @@ ovsdb_lock_waiter_remove(struct ovsdb_lock_waiter *w)
         return NULL;
     }
     return was_owner ? lock->head->session : NULL;
+}
+
+bool
+ovsdb_lock_name_is_valid(const char *name)
+{
+    return ovsdb_parser_is_id(name);
 }
 
 bool

@@ -61,6 +61,10 @@ unsigned int ovsdb_lock_server_count(const struct ovsdb_lock_server *);
  * empty. */
 void *ovsdb_lock_waiter_remove(struct ovsdb_lock_waiter *waiter);
 
+/* Returns true if 'name' may name a lock: an <id> of RFC 7047 section 3.1
+ * (a letter or '_', then letters, digits or '_'), as the reference checks. */
+bool ovsdb_lock_name_is_valid(const char *name);
+
 bool ovsdb_lock_waiter_is_owner(const struct ovsdb_lock_waiter *);
 const char *ovsdb_lock_waiter_get_name(const struct ovsdb_lock_waiter *);
 

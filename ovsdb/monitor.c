@@ -24,13 +24,26 @@
 #define HISTORY_MAX_TXNS 100
 #define HISTORY_MAX_ROWS 100000
 
-/* What a shape shows of one table. */
+/* "select" flags: the kinds of change a request asks for. */
+enum {
+    SEL_INITIAL = 1 << 0,
+    SEL_INSERT = 1 << 1,
+    SEL_DELETE = 1 << 2,
+    SEL_MODIFY = 1 << 3,
+    SEL_ALL = SEL_INITIAL | SEL_INSERT | SEL_DELETE | SEL_MODIFY
+};
+
+/* What a shape shows of one table.  An array of requests for one table may
+ * give each column its own "select" (as the reference does): a column shows
+ * only in the kinds of change its own request selected, and the table's
+ * flags are their union. */
 struct monitor_table {
     const struct ovsdb_table *table;
     const struct ovsdb_column **columns; /* Monitored columns, in order. */
+    unsigned int *column_select;         /* SEL_* of each of 'columns'. */
     size_t n_columns;
     unsigned long *column_map;  /* Bitmap of monitored column indexes. */
-    bool initial, insert, delete, modify;   /* "select". */
+    bool initial, insert, delete, modify;   /* Union of the requests'. */
     struct ovsdb_condition cond;            /* Empty: every row. */
 };
 
@@ -155,34 +168,58 @@ monitor_table_destroy(struct monitor_table *mt)
 {
     if (mt) {
         free(mt->columns);
+        free(mt->column_select);
         free(mt->column_map);
         ovsdb_condition_destroy(&mt->cond);
         free(mt);
     }
 }
 
-static void
+/* Adds 'column' to 'mt' with 'select' (SEL_*).  Returns false if 'mt'
+ * already has it: the reference refuses a column named twice for one table,
+ * even in two requests. */
+static bool
 monitor_table_add_column(struct monitor_table *mt,
-                         const struct ovsdb_column *column)
+                         const struct ovsdb_column *column,
+                         unsigned int select)
 {
-    if (!bitmap_is_set(mt->column_map, column->index)) {
-        bitmap_set1(mt->column_map, column->index);
-        mt->columns = xrealloc(mt->columns,
-                               (mt->n_columns + 1) * sizeof *mt->columns);
-        mt->columns[mt->n_columns++] = column;
+    if (bitmap_is_set(mt->column_map, column->index)) {
+        return false;
     }
+    bitmap_set1(mt->column_map, column->index);
+    mt->columns = xrealloc(mt->columns,
+                           (mt->n_columns + 1) * sizeof *mt->columns);
+    mt->column_select = xrealloc(mt->column_select,
+                                 (mt->n_columns + 1)
+                                 * sizeof *mt->column_select);
+    mt->columns[mt->n_columns] = column;
+    mt->column_select[mt->n_columns] = select;
+    mt->n_columns++;
+    return true;
 }
 
+/* Adds the kinds of change in 'select' (SEL_*) to what 'mt' watches, even
+ * for a request with no columns: its rows still show, with none. */
+static void
+monitor_table_add_select(struct monitor_table *mt, unsigned int select)
+{
+    mt->initial |= (select & SEL_INITIAL) != 0;
+    mt->insert |= (select & SEL_INSERT) != 0;
+    mt->delete |= (select & SEL_DELETE) != 0;
+    mt->modify |= (select & SEL_MODIFY) != 0;
+}
+
+/* Parses 'select' (NULL: all) into '*selectp' (SEL_*). */
 static struct ovsdb_error *
-parse_select(struct monitor_table *mt, const json_t *select)
+parse_select(const struct monitor_table *mt, const json_t *select,
+             unsigned int *selectp)
 {
     static const char *names[] = {"initial", "insert", "delete", "modify"};
-    bool *flags[] = {&mt->initial, &mt->insert, &mt->delete, &mt->modify};
+    static const unsigned int flags[] = {SEL_INITIAL, SEL_INSERT, SEL_DELETE,
+                                         SEL_MODIFY};
 
+    *selectp = SEL_ALL;
     if (!select) {
-        for (size_t i = 0; i < ARRAY_SIZE(flags); i++) {
-            *flags[i] = true;
-        }
         return NULL;
     }
     if (!json_is_object(select)) {
@@ -216,28 +253,33 @@ parse_select(struct monitor_table *mt, const json_t *select)
     }
     for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
         json_t *value = json_object_get(select, names[i]);
-        if (!value || json_is_true(value)) {
-            *flags[i] = true;
+        if (value && !json_is_true(value)) {
+            *selectp &= ~flags[i];
         }
     }
     return NULL;
 }
 
 static struct ovsdb_error *
-parse_columns(struct monitor_table *mt, const json_t *columns)
+parse_columns(struct monitor_table *mt, const json_t *columns,
+              unsigned int select)
 {
     const struct ovsdb_table_schema *ts = mt->table->schema;
 
     if (!columns) {
         for (size_t i = 0; i < ts->n_columns; i++) {
-            if (ts->columns[i]->index != OVSDB_COL_UUID) {
-                monitor_table_add_column(mt, ts->columns[i]);
+            const struct ovsdb_column *c = ts->columns[i];
+            if (c->index != OVSDB_COL_UUID
+                && !monitor_table_add_column(mt, c, select)) {
+                /* The reference names no "syntax" here. */
+                return ovsdb_error(OVSDB_E_SYNTAX,
+                                   "column %s mentioned more than once",
+                                   c->name);
             }
         }
         return NULL;
     }
 
-    unsigned long *seen = bitmap_allocate(ts->n_columns);
     struct ovsdb_error *error = NULL;
     size_t i;
     json_t *name;
@@ -254,16 +296,13 @@ parse_columns(struct monitor_table *mt, const json_t *columns)
                                      "array of column names expected");
             break;
         }
-        if (bitmap_is_set(seen, column->index)) {
+        if (!monitor_table_add_column(mt, column, select)) {
             error = ovsdb_syntax_error(columns, OVSDB_E_SYNTAX,
                                        "column %s mentioned more than once",
                                        column->name);
             break;
         }
-        bitmap_set1(seen, column->index);
-        monitor_table_add_column(mt, column);
     }
-    free(seen);
     return error;
 }
 
@@ -305,9 +344,14 @@ parse_request(struct monitor_table *mt, const json_t *req,
                                   "for member 'where'.", table_name);
     }
 
-    struct ovsdb_error *error = parse_columns(mt, columns);
+    /* As the reference: "select" is checked before "columns". */
+    unsigned int select;
+    struct ovsdb_error *error = parse_select(mt, json_object_get(req,
+                                                                 "select"),
+                                             &select);
     if (!error) {
-        error = parse_select(mt, json_object_get(req, "select"));
+        monitor_table_add_select(mt, select);
+        error = parse_columns(mt, columns, select);
     }
     if (!error && where && first) {
         error = ovsdb_condition_from_json(mt->table->schema, where, NULL,
@@ -484,7 +528,13 @@ ovsdb_monitor_change_cond(struct ovsdb_monitor *m, const json_t *changes,
         }
     }
 
-    /* A v1 monitor accepts conditions here, as the reference does. */
+    if (m->version == OVSDB_MONITOR_V1) {
+        /* As the reference: a "monitor" has no condition, so a change of
+         * its "where" is accepted unread and changes nothing. */
+        json_decref(requests);
+        *newp = ovsdb_monitor_ref(m);
+        return NULL;
+    }
     struct ovsdb_error *error = hub_get(m->hub, requests, m->version, true,
                                         newp);
     json_decref(requests);
@@ -552,16 +602,19 @@ row_matches(const struct monitor_table *mt, const struct ovsdb_row *row)
            || ovsdb_condition_match_any(row, &mt->cond);
 }
 
-/* Returns {"column": value...} for the monitored columns of 'row'; with
- * 'skip_default', leaves out columns at their default value (update2's
- * "initial" and "insert"). */
+/* Returns {"column": value...} for the monitored columns of 'row' that
+ * select the kind of change 'sel' (SEL_*); with 'skip_default', leaves out
+ * columns at their default value (update2's "initial" and "insert"). */
 static json_t *
 row_to_json(const struct monitor_table *mt, const struct ovsdb_row *row,
-            bool skip_default)
+            unsigned int sel, bool skip_default)
 {
     json_t *json = json_object();
     for (size_t i = 0; i < mt->n_columns; i++) {
         const struct ovsdb_column *c = mt->columns[i];
+        if (!(mt->column_select[i] & sel)) {
+            continue;
+        }
         const struct ovsdb_datum *d = &row->fields[c->index];
         if (!skip_default || !ovsdb_datum_is_default(d, &c->type)) {
             json_object_set_new(json, c->name,
@@ -582,7 +635,8 @@ column_changed(const struct ovsdb_column *c, const struct ovsdb_row *old,
 }
 
 /* Returns the v1 "old" or the v2 "modify" object for a row whose monitored
- * columns changed, or NULL if none did. */
+ * columns changed, or NULL if none did.  As the reference, the object has
+ * only the columns that select "modify", so it may be empty. */
 static json_t *
 modify_to_json(const struct monitor_table *mt, const struct ovsdb_row *old,
                const struct ovsdb_row *new, const unsigned long *changed,
@@ -596,6 +650,9 @@ modify_to_json(const struct monitor_table *mt, const struct ovsdb_row *old,
         }
         if (!json) {
             json = json_object();
+        }
+        if (!(mt->column_select[i] & SEL_MODIFY)) {
+            continue;
         }
         const struct ovsdb_datum *od = &old->fields[c->index];
         const struct ovsdb_datum *nd = &new->fields[c->index];
@@ -614,6 +671,16 @@ modify_to_json(const struct monitor_table *mt, const struct ovsdb_row *old,
         }
         json_object_set_new(json, c->name, value);
     }
+    if (!json && version != OVSDB_MONITOR_V1) {
+        /* The reference also watches the columns its condition reads and
+         * sends an empty "modify" when only one of those changed. */
+        for (size_t i = 0; i < mt->cond.n_clauses; i++) {
+            const struct ovsdb_column *c = mt->cond.clauses[i].column;
+            if (c && column_changed(c, old, new, changed)) {
+                return json_object();
+            }
+        }
+    }
     return json;
 }
 
@@ -623,7 +690,7 @@ modify_to_json(const struct monitor_table *mt, const struct ovsdb_row *old,
 static json_t *
 row_update(const struct ovsdb_monitor *m, const struct monitor_table *mt,
            const struct ovsdb_row *old, const struct ovsdb_row *new,
-           const unsigned long *changed, bool ignore_select)
+           const unsigned long *changed)
 {
     bool old_match = old && row_matches(mt, old);
     bool new_match = new && row_matches(mt, new);
@@ -631,7 +698,7 @@ row_update(const struct ovsdb_monitor *m, const struct monitor_table *mt,
     json_t *json;
 
     if (old_match && new_match) {
-        if (!mt->modify && !ignore_select) {
+        if (!mt->modify) {
             return NULL;
         }
         json_t *diff = modify_to_json(mt, old, new, changed, m->version);
@@ -640,25 +707,27 @@ row_update(const struct ovsdb_monitor *m, const struct monitor_table *mt,
         }
         json = json_object();
         if (v1) {
-            json_object_set_new(json, "new", row_to_json(mt, new, false));
+            json_object_set_new(json, "new",
+                                row_to_json(mt, new, SEL_MODIFY, false));
             json_object_set_new(json, "old", diff);
         } else {
             json_object_set_new(json, "modify", diff);
         }
     } else if (new_match) {
-        if (!mt->insert && !ignore_select) {
+        if (!mt->insert) {
             return NULL;
         }
         json = json_object();
         json_object_set_new(json, v1 ? "new" : "insert",
-                            row_to_json(mt, new, !v1));
+                            row_to_json(mt, new, SEL_INSERT, !v1));
     } else if (old_match) {
-        if (!mt->delete && !ignore_select) {
+        if (!mt->delete) {
             return NULL;
         }
         json = json_object();
         json_object_set_new(json, v1 ? "old" : "delete",
-                            v1 ? row_to_json(mt, old, false) : json_null());
+                            v1 ? row_to_json(mt, old, SEL_DELETE, false)
+                               : json_null());
     } else {
         return NULL;
     }
@@ -695,10 +764,12 @@ ovsdb_monitor_get_initial(const struct ovsdb_monitor *m)
                 json_t *ru = json_object();
                 if (m->version == OVSDB_MONITOR_V1) {
                     json_object_set_new(ru, "new",
-                                        row_to_json(mt, row, false));
+                                        row_to_json(mt, row, SEL_INITIAL,
+                                                    false));
                 } else {
                     json_object_set_new(ru, "initial",
-                                        row_to_json(mt, row, true));
+                                        row_to_json(mt, row, SEL_INITIAL,
+                                                    true));
                 }
                 put_row_update(updates, mt->table, ovsdb_row_get_uuid(row),
                                ru);
@@ -725,10 +796,11 @@ ovsdb_monitor_get_cond_change(const struct ovsdb_monitor *old,
             bool is = row_matches(nmt, row);
             if (was != is) {
                 /* Entering rows are inserted with the new shape's columns,
-                 * leaving rows deleted in the old shape's terms. */
+                 * leaving rows deleted in the old shape's terms; "select"
+                 * applies as for a commit, as in the reference. */
                 json_t *ru = (is
-                              ? row_update(new, nmt, NULL, row, NULL, true)
-                              : row_update(old, omt, row, NULL, NULL, true));
+                              ? row_update(new, nmt, NULL, row, NULL)
+                              : row_update(old, omt, row, NULL, NULL));
                 if (ru) {
                     put_row_update(updates, nmt->table,
                                    ovsdb_row_get_uuid(row), ru);
@@ -759,7 +831,7 @@ compose_change(const struct ovsdb_table *table, const struct ovsdb_row *old,
     const struct monitor_table *mt = ctx->m->tables[table->schema->index];
     if (mt) {
         json_t *ru = row_update(ctx->m, mt, old, new,
-                                old && new ? changed : NULL, false);
+                                old && new ? changed : NULL);
         if (ru) {
             put_row_update(ctx->updates, table,
                            ovsdb_row_get_uuid(old ? old : new), ru);
@@ -918,7 +990,7 @@ ovsdb_monitor_get_since(struct ovsdb_monitor *m, const struct uuid *last_id,
     HMAP_FOR_EACH_POP (mr, node, &rows) {
         const struct monitor_table *mt = m->tables[mr->table->schema->index];
         if (mt && (mr->old || mr->new)) {
-            json_t *ru = row_update(m, mt, mr->old, mr->new, NULL, false);
+            json_t *ru = row_update(m, mt, mr->old, mr->new, NULL);
             if (ru) {
                 const struct ovsdb_row *r = mr->old ? mr->old : mr->new;
                 put_row_update(updates, mr->table, ovsdb_row_get_uuid(r),

@@ -125,7 +125,7 @@ usage(void)
            "    monitor all changes to all columns in all tables\n"
            "\n  wait [SERVER] DATABASE STATE\n"
            "    wait until DATABASE reaches STATE (\"added\" or "
-           "\"connected\" or \"removed\")\n    in DATBASE on SERVER.\n"
+           "\"connected\" or \"removed\")\n    in DATABASE on SERVER.\n"
            "\n  dump [SERVER] [DATABASE]\n"
            "    dump contents of DATABASE on SERVER to stdout\n"
            "\n  backup [SERVER] [DATABASE] > SNAPSHOT\n"
@@ -167,6 +167,14 @@ usage(void)
     vlog_usage();
     printf("\nOther options:\n"
            "  -t, --timeout=SECS          exit after SECS seconds\n"
+           "  --force                     with restore, replace a database "
+           "of another\n"
+           "                              schema\n"
+           "  --max-column-width=N        truncate table cells to N "
+           "characters\n"
+           "  --leader-only, --no-leader-only, --db-change-aware,\n"
+           "  --no-db-change-aware        accepted; one server is used as "
+           "it is\n"
            "  -h, --help                  display this help message\n"
            "  -V, --version               display version information\n");
     exit(0);
@@ -184,6 +192,7 @@ parse_options(int argc, char *argv[])
         OPT_FORCE,
         OPT_NO_LEADER_ONLY,
         OPT_IGNORED_ARG,
+        OPT_UNSUPPORTED,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
         STREAM_SSL_OPTION_ENUMS,
@@ -199,7 +208,13 @@ parse_options(int argc, char *argv[])
         {"timeout", required_argument, NULL, 't'},
         {"force", no_argument, NULL, OPT_FORCE},
         {"no-leader-only", no_argument, NULL, OPT_NO_LEADER_ONLY},
-        {"no-self-confinement", no_argument, NULL, OPT_IGNORED_ARG},
+        /* Same effect as the reference's for one standalone or relay
+         * server, which is all this client talks to. */
+        {"leader-only", no_argument, NULL, OPT_IGNORED_ARG},
+        {"db-change-aware", no_argument, NULL, OPT_IGNORED_ARG},
+        {"no-db-change-aware", no_argument, NULL, OPT_IGNORED_ARG},
+        {"record", optional_argument, NULL, OPT_UNSUPPORTED},
+        {"replay", optional_argument, NULL, OPT_UNSUPPORTED},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         DAEMON_LONG_OPTIONS,
@@ -210,9 +225,10 @@ parse_options(int argc, char *argv[])
     int value;
 
     for (;;) {
+        int idx = -1;
         int c = getopt_long(argc, argv,
                             "f:d:t:hVv::" STREAM_SSL_SHORT_OPTIONS,
-                            long_options, NULL);
+                            long_options, &idx);
         if (c == -1) {
             break;
         }
@@ -263,6 +279,9 @@ parse_options(int argc, char *argv[])
         case OPT_NO_LEADER_ONLY:
         case OPT_IGNORED_ARG:
             break;
+        case OPT_UNSUPPORTED:
+            ovs_fatal(0, "--%s is not supported by this client",
+                      long_options[idx].name);
         case 'h':
             usage();
         case 'V':

@@ -33,6 +33,7 @@ struct options {
     const char *sync_from;          /* --sync-from, or NULL. */
     const char *sync_exclude;       /* --sync-exclude-tables, or NULL. */
     bool active;                    /* --active. */
+    bool no_dbs;                    /* --no-dbs: no default database. */
     struct ovsdb_ssl_config ssl;    /* Values may be "db:" specs. */
 };
 
@@ -52,7 +53,7 @@ usage(void)
            "where each DATABASE is a database file in ovsdb format,\n"
            "or relay:DB_NAME:REMOTE[,REMOTE...] to relay DB_NAME.\n"
            "The default DATABASE, if none is given, is\n"
-           "%s/conf.db.\n",
+           "%s/conf.db (none with --no-dbs).\n",
            program_name(), program_name(), dirs_dbdir());
     printf("\nJSON-RPC options (may be specified any number of times):\n"
            "  --remote=REMOTE         connect or listen to REMOTE\n"
@@ -68,13 +69,21 @@ usage(void)
     printf("\n");
     daemon_usage();
     vlog_usage();
-    printf("\nOther options:\n"
-           "  --unixctl=SOCKET        override default control socket name\n"
+    printf("\nReplication options:\n"
            "  --sync-from=SERVER      replicate SERVER (be its backup)\n"
-           "  --sync-exclude-tables=DB:TABLE,...  tables not to replicate\n"
+           "  --sync-exclude-tables=DB:TABLE,...\n"
+           "                          tables not to replicate\n"
            "  --active                with --sync-from, start active\n"
+           "\nOther options:\n"
+           "  --unixctl=SOCKET        override default control socket name\n"
+           "  --no-dbs                start with no database\n"
+           "  --disable-file-column-diff\n"
+           "                          accepted for ovn-ctl; database files "
+           "are always\n"
+           "                          written with column diffs\n"
            "  -h, --help              display this help message\n"
-           "  -V, --version           display version information\n");
+           "  -V, --version           display version information\n"
+           "Not supported: --run, --record, --replay.\n");
     exit(EXIT_SUCCESS);
 }
 
@@ -87,8 +96,9 @@ parse_options(int argc, char *argv[], struct options *opts)
         OPT_SYNC_FROM,
         OPT_SYNC_EXCLUDE,
         OPT_ACTIVE,
-        OPT_IGNORED_ARG,
+        OPT_NO_DBS,
         OPT_IGNORED_NOARG,
+        OPT_UNSUPPORTED,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
         STREAM_SSL_OPTION_ENUMS
@@ -101,9 +111,14 @@ parse_options(int argc, char *argv[], struct options *opts)
         {"active", no_argument, NULL, OPT_ACTIVE},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
-        /* Accepted for compatibility with the reference, ignored. */
-        {"run", required_argument, NULL, OPT_IGNORED_ARG},
+        {"no-dbs", no_argument, NULL, OPT_NO_DBS},
+        /* ovn-ctl passes it when --help lists it; our files always hold
+         * column diffs (Open vSwitch 2.15 and later read them). */
         {"disable-file-column-diff", no_argument, NULL, OPT_IGNORED_NOARG},
+        /* The reference's, refused by name rather than ignored. */
+        {"run", required_argument, NULL, OPT_UNSUPPORTED},
+        {"record", optional_argument, NULL, OPT_UNSUPPORTED},
+        {"replay", optional_argument, NULL, OPT_UNSUPPORTED},
         DAEMON_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
         STREAM_SSL_LONG_OPTIONS,
@@ -111,8 +126,9 @@ parse_options(int argc, char *argv[], struct options *opts)
     };
 
     for (;;) {
+        int idx = -1;
         int c = getopt_long(argc, argv, "hVv::" STREAM_SSL_SHORT_OPTIONS,
-                            long_options, NULL);
+                            long_options, &idx);
         if (c == -1) {
             break;
         }
@@ -139,9 +155,14 @@ parse_options(int argc, char *argv[], struct options *opts)
         case 'V':
             ovsdb_print_version();
             exit(EXIT_SUCCESS);
-        case OPT_IGNORED_ARG:
+        case OPT_NO_DBS:
+            opts->no_dbs = true;
+            break;
         case OPT_IGNORED_NOARG:
             break;
+        case OPT_UNSUPPORTED:
+            ovs_fatal(0, "--%s is not supported by this server",
+                      long_options[idx].name);
         DAEMON_OPTION_HANDLERS
         VLOG_OPTION_HANDLERS
         OVSDB_SSL_CONFIG_OPTION_HANDLERS(&opts->ssl, c)
@@ -365,7 +386,7 @@ main(int argc, char *argv[])
     char *default_db = NULL;
     int n_files = argc - optind;
     char **files = argv + optind;
-    if (!n_files) {
+    if (!n_files && !opts.no_dbs) {
         default_db = xasprintf("%s/conf.db", dirs_dbdir());
         files = &default_db;
         n_files = 1;

@@ -1476,11 +1476,32 @@ usage(void)
            "The default SCHEMA is %s/vswitch.ovsschema.\n"
            "\nOther options:\n"
            "  -m, --more                  increase show-log verbosity\n"
+           "  --rbac-role=ROLE            accepted; query and transact on "
+           "a file\n"
+           "                              are not subject to RBAC\n"
+           "  -v, --verbose[=SPEC], --log-file[=FILE]\n"
+           "                              accepted; this tool logs nothing\n"
+           "  -o, --option                list the options and exit\n"
            "  -h, --help                  display this help message\n"
            "  -V, --version               display version information\n",
            program_name(), program_name(), dirs_dbdir(),
            dirs_pkgdatadir());
     exit(0);
+}
+
+/* -o: one line per option, in the reference's format ("--name=ARG",
+ * "-n ARG", with "[ARG]" for an optional argument). */
+static void
+print_options(const struct option *options, const char *short_options)
+{
+    static const char *args[] = {"", "=ARG", "=[ARG]"};
+    static const char *short_args[] = {" ", " ARG", " [ARG]"};
+    for (const struct option *o = options; o->name; o++) {
+        printf("--%s%s\n", o->name, args[o->has_arg]);
+        if (o->val > 0 && o->val < 128 && strchr(short_options, o->val)) {
+            printf("-%c%s\n", o->val, short_args[o->has_arg]);
+        }
+    }
 }
 
 struct command {
@@ -1528,10 +1549,11 @@ main(int argc, char *argv[])
         { "rbac-role", required_argument, NULL, 'R' },
         { "cid", required_argument, NULL, 'C' },
         { "election-timer", required_argument, NULL, 'E' },
+        { "option", no_argument, NULL, 'o' },
         { NULL, 0, NULL, 0 },
     };
     for (;;) {
-        int c = getopt_long(argc, argv, "mhVv::", long_options, NULL);
+        int c = getopt_long(argc, argv, "mhVv::o", long_options, NULL);
         if (c == -1) {
             break;
         }
@@ -1553,6 +1575,9 @@ main(int argc, char *argv[])
             election_timer = atoll(optarg);
             check(cluster_file_validate_election_timer(election_timer));
             break;
+        case 'o':
+            print_options(long_options, "mhVv::o");
+            return 0;
         case 'v':
         case 'L':
         case 'R':

@@ -59,7 +59,12 @@ column_from_json(const json_t *json, const char *name,
     if (error) {
         return error;
     }
-    *columnp = column_create(name, !mutable || json_is_true(mutable),
+    /* As the reference, a weak reference is always mutable: deleting the
+     * rows it points to must be able to change it. */
+    bool is_mutable = (!mutable || json_is_true(mutable)
+                       || ovsdb_base_type_is_weak_ref(&type.key)
+                       || ovsdb_base_type_is_weak_ref(&type.value));
+    *columnp = column_create(name, is_mutable,
                              !ephemeral || !json_is_true(ephemeral), &type);
     return NULL;
 }
@@ -459,6 +464,24 @@ ovsdb_schema_from_json(const json_t *json, struct ovsdb_schema **schemap)
     if (!any_root) {
         for (size_t i = 0; i < schema->n_tables; i++) {
             schema->tables[i]->is_root = true;
+        }
+    }
+
+    /* As the reference, a strong reference to a non-root table is always
+     * persistent: if it were the only reference to a row, replaying the log
+     * would garbage-collect a row that existed in memory. */
+    for (size_t i = 0; i < schema->n_tables; i++) {
+        struct ovsdb_table_schema *ts = schema->tables[i];
+        for (size_t j = OVSDB_N_STD_COLUMNS; j < ts->n_columns; j++) {
+            struct ovsdb_column *column = ts->columns[j];
+            const struct ovsdb_base_type *bases[] = {&column->type.key,
+                                                     &column->type.value};
+            for (size_t k = 0; k < ARRAY_SIZE(bases); k++) {
+                if (ovsdb_base_type_is_strong_ref(bases[k])
+                    && !bases[k]->uuid.ref_table->is_root) {
+                    column->is_persistent = true;
+                }
+            }
         }
     }
 

@@ -608,7 +608,8 @@ handle_monitor_cond_change(struct ovsdb_session *s,
     sm->id_s = new_s;
     hmap_insert(&s->monitors, &sm->node, hash_string(new_s, 0));
 
-    send_reply(s, msg->id, json_object());
+    /* As the reference: the rows that the change brings in or takes out
+     * are sent before the change's reply. */
     if (update) {
         enum ovsdb_monitor_version version = ovsdb_monitor_get_version(new_m);
         json_t *note;
@@ -622,6 +623,7 @@ handle_monitor_cond_change(struct ovsdb_session *s,
         }
         send_notify(s, update_method(version), note);
     }
+    send_reply(s, msg->id, json_object());
 }
 
 static void
@@ -679,7 +681,8 @@ handle_lock(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
 {
     const json_t *params = msg->params;
     const json_t *name_json = json_array_get(params, 0);
-    if (json_array_size(params) != 1 || !json_is_string(name_json)) {
+    if (json_array_size(params) != 1 || !json_is_string(name_json)
+        || !ovsdb_lock_name_is_valid(json_string_value(name_json))) {
         send_ovsdb_error(s, msg->id,
                          params_error(params, msg->method, "<id>"));
         return;

@@ -276,13 +276,23 @@ parse_base_object(struct ovsdb_base_type *base, const json_t *json)
                                                 OP_INTEGER | OP_OPTIONAL);
         const json_t *max = ovsdb_parser_member(&p, "maxLength",
                                                 OP_INTEGER | OP_OPTIONAL);
-        if (min) {
-            json_int_t v = json_integer_value(min);
-            base->string.min_len = v < 0 ? 0 : v > UINT_MAX ? UINT_MAX : v;
-        }
-        if (max) {
-            json_int_t v = json_integer_value(max);
-            base->string.max_len = v < 0 ? 0 : v > UINT_MAX ? UINT_MAX : v;
+        const json_t *lengths[] = {min, max};
+        unsigned int *fields[] = {&base->string.min_len,
+                                  &base->string.max_len};
+        const char *names[] = {"minLength", "maxLength"};
+        for (size_t i = 0; i < 2; i++) {
+            if (!lengths[i]) {
+                continue;
+            }
+            json_int_t v = json_integer_value(lengths[i]);
+            if (v < 0 || v > UINT_MAX) {
+                /* The reference refuses these rather than clamping. */
+                ovsdb_parser_put_error(&p, ovsdb_syntax_error(
+                    lengths[i], OVSDB_E_SYNTAX,
+                    "%s out of valid range 0 to %u", names[i], UINT_MAX));
+            } else {
+                *fields[i] = v;
+            }
         }
         if (!ovsdb_parser_has_error(&p)
             && base->string.min_len > base->string.max_len) {

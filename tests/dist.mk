@@ -2,6 +2,8 @@
 # Every file git tracks under tests/, for "make dist".
 EXTRA_DIST += \
 	tests/automake.mk \
+	tests/automake.mk \
+	tests/automake.mk \
 	tests/check-format \
 	tests/client/backup.sh \
 	tests/client/commands.sh \
@@ -201,6 +203,7 @@ EXTRA_DIST += \
 	tests/e2e/dist-list.sh \
 	tests/e2e/layering.sh \
 	tests/e2e/lib.sh \
+	tests/e2e/options.sh \
 	tests/e2e/unixctl-appctl.sh \
 	tests/e2e/version.sh \
 	tests/engine/differential-fuzz.sh \
@@ -250,6 +253,8 @@ EXTRA_DIST += \
 	tests/server/convert.sh \
 	tests/server/db-remotes.sh \
 	tests/server/db_remotes.py \
+	tests/server/exactness.py \
+	tests/server/exactness.sh \
 	tests/server/lib.sh \
 	tests/server/locks.sh \
 	tests/server/malformed.sh \
@@ -261,6 +266,7 @@ EXTRA_DIST += \
 	tests/server/probe.sh \
 	tests/server/robust.py \
 	tests/server/scenarios.py \
+	tests/server/schema-exactness.sh \
 	tests/server/serverdb.sh \
 	tests/server/since.sh \
 	tests/server/slow-reader.sh \

@@ -1,0 +1,152 @@
+"""tests/server/exactness.py: exchanges where our server must answer
+exactly as the reference 3.1 does (issue 20).
+
+usage: exactness.py CASE REMOTE
+
+Runs the exchange CASE against a server serving the Example schema
+(ovsdb/schemas/example.ovsschema) and prints a transcript: for each
+request, the notifications that arrived before its reply (sorted, since
+the order among monitors is not specified), then the reply.  So an update
+sent after a reply instead of before it shows in the wrong place.  UUIDs
+returned by inserts are named row0, row1, ... in op order, other UUIDs
+are masked.  tests/server/exactness.sh diffs our transcript with the
+reference's.
+"""
+import json
+import sys
+
+from rpc import Client, UUID_RE
+
+DB = "Example"
+
+
+def insert(name, **cols):
+    row = {"name": name}
+    row.update(cols)
+    return {"op": "insert", "table": "Host", "row": row}
+
+
+def transact(*ops):
+    return ("transact", [DB] + list(ops))
+
+
+CLEAR = transact({"op": "delete", "table": "Host", "where": []},
+                 {"op": "delete", "table": "Interface", "where": []})
+
+CASES = {
+    # "lock", "steal" and "unlock" take an <id> (RFC 7047 section 3.1).
+    "lock-names": [
+        ("lock", [""]), ("lock", ["a b"]), ("lock", ["1abc"]),
+        ("steal", ["1abc"]), ("unlock", ["1abc"]), ("lock", ["_ok-x"]),
+        ("lock", ["ok.x"]), ("unlock", [""]), ("lock", [1]),
+        ("lock", ["\u00e9"]), ("lock", ["_ok"]), ("steal", ["a_1Z"]),
+        ("unlock", ["_ok"]), ("lock", ["a", "b"]), ("unlock", ["zz"]),
+    ],
+    # One column in two requests for one table is an error; disjoint
+    # columns each keep their own "select".
+    "monitor-columns": [
+        transact(insert("h1", address=["set", ["a"]])),
+        ("monitor", [DB, "m1", {"Host": [{"columns": ["name"]},
+                                         {"columns": ["name", "address"]}]}]),
+        ("monitor", [DB, "m1", {"Host": [{"columns": ["name"]}, {}]}]),
+        ("monitor", [DB, "m1", {"Host": [{}, {"columns": ["name"]}]}]),
+        ("monitor", [DB, "m1", {"Host": [{"columns": ["name", "name"]}]}]),
+        ("monitor_cond", [DB, "m1", {"Host": [{"columns": ["name"]},
+                                              {"columns": ["name"]}]}]),
+        ("monitor", [DB, "m2", {"Host": [{"columns": ["name"]},
+                                         {"columns": ["address"]}]}]),
+        ("monitor_cond", [DB, "m3", {"Host": [
+            {"columns": ["name"], "select": {"initial": False}},
+            {"columns": ["address"]}]}]),
+        ("monitor", [DB, "m4", {"Host": [
+            {"columns": ["name"],
+             "select": {"initial": False, "modify": False}},
+            {"columns": ["address"], "select": {"insert": False}}]}]),
+        ("monitor", [DB, "m5", {"Host": [
+            {"columns": ["name"], "select": {"delete": False}},
+            {"columns": ["address"], "select": {"initial": False}}]}]),
+        ("monitor_cond", [DB, "m6", {"Host": [
+            {"columns": ["name"], "where": [["address", "includes", "a"]]}]}]),
+        ("monitor", [DB, "m7", {"Host": [{"columns": []}]}]),
+        transact({"op": "update", "table": "Host", "where": [],
+                  "row": {"name": "h2"}}),
+        transact({"op": "update", "table": "Host", "where": [],
+                  "row": {"address": ["set", ["a", "b"]]}}),
+        transact(insert("h3")),
+        transact({"op": "delete", "table": "Host", "where": []}),
+    ],
+    # The updates a condition change causes come before its reply; "select"
+    # applies to them; a "monitor" (v1) has no condition to change.
+    "cond-change": [
+        transact(insert("h1"), insert("h2")),
+        ("monitor_cond", [DB, "m1", {"Host": [
+            {"columns": ["name"], "where": [["name", "==", "h1"]]}]}]),
+        ("monitor_cond_change", ["m1", "m1", {"Host": [
+            {"where": [["name", "==", "h2"]]}]}]),
+        ("monitor_cond_change", ["m1", "m2", {"Host": [
+            {"where": [False]}]}]),
+        ("monitor_cond_since", [DB, "m3", {"Host": [
+            {"columns": ["name"], "where": [["name", "==", "h1"]]}]},
+            "00000000-0000-0000-0000-000000000000"]),
+        ("monitor_cond_change", ["m3", "m3", {"Host": [{"where": [True]}]}]),
+        ("monitor", [DB, "m4", {"Host": [
+            {"columns": ["name"], "select": {"insert": False}}]}]),
+        ("monitor_cond_change", ["m4", "m4", {"Host": [
+            {"where": [["name", "==", "h2"]]}]}]),
+        ("monitor_cond", [DB, "m5", {"Host": [
+            {"columns": ["name"], "select": {"insert": False},
+             "where": [False]}]}]),
+        ("monitor_cond_change", ["m5", "m5", {"Host": [{"where": [True]}]}]),
+        ("monitor_cond", [DB, "m6", {"Host": [
+            {"columns": ["name"], "select": {"delete": False}}]}]),
+        ("monitor_cond_change", ["m6", "m6", {"Host": [{"where": [False]}]}]),
+        ("monitor_cond_change", ["m1", "m1", {"Host": [
+            {"where": [["name", "==", "h3"]]}]}]),
+        ("monitor_cond_change", ["m9", "m1", {}]),
+        ("monitor_cond_change", ["m2", "m2", {"Host": [
+            {"columns": ["name"]}]}]),
+        ("monitor_cond_change", ["m2", "m2", {"Host": [
+            {"where": [["nope", "==", 1]]}]}]),
+        transact(insert("h3")),
+        transact({"op": "delete", "table": "Host", "where": []}),
+    ],
+}
+
+
+class Transcript:
+    def __init__(self):
+        self.names = {}
+
+    def learn(self, reply):
+        for res in reply.get("result") or []:
+            if isinstance(res, dict) and isinstance(res.get("uuid"), list):
+                self.names.setdefault(res["uuid"][1], "row%d" % len(self.names))
+
+    def text(self, obj):
+        return UUID_RE.sub(lambda m: self.names.get(m.group(0), "<uuid>"),
+                           json.dumps(obj, sort_keys=True))
+
+
+def run(case, remote):
+    c = Client(remote)
+    t = Transcript()
+    steps = [CLEAR] + CASES[case] + [("echo", ["barrier"])]
+    for i, (method, params) in enumerate(steps):
+        rid = c.request(method, params)
+        notes = []
+        while True:
+            msg = c.recv()
+            if msg.get("id") == rid and "method" not in msg:
+                break
+            notes.append(msg)
+        if method == "transact":
+            t.learn(msg)
+        if i == 0:
+            continue
+        for text in sorted(t.text(n) for n in notes):
+            print("  note: " + text)
+        print("%s: %s" % (method, t.text(msg)))
+
+
+if __name__ == "__main__":
+    run(sys.argv[1], sys.argv[2])
