@@ -3,7 +3,8 @@ noinst_PROGRAMS += tests/workloads/ovsdb-workload
 tests_workloads_ovsdb_workload_SOURCES = \
 	tests/workloads/ovsdb-workload.c \
 	tests/workloads/wl-rpc.c tests/workloads/wl-rpc.h \
-	tests/workloads/wl-workloads.c tests/workloads/wl-workloads.h
+	tests/workloads/wl-workloads.c tests/workloads/wl-workloads.h \
+	tests/workloads/wl-ovn.c
 tests_workloads_ovsdb_workload_LDADD = $(PROGRAM_LIBS)
 
 # The driver's JSON-RPC client, against a scripted server.
