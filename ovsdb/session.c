@@ -608,7 +608,7 @@ handle_monitor_cond_change(struct ovsdb_session *s,
     sm->id_s = new_s;
     hmap_insert(&s->monitors, &sm->node, hash_string(new_s, 0));
 
-    send_reply(s, msg->id, json_object());
+    /* As the reference: the updates the change causes, then its reply. */
     if (update) {
         enum ovsdb_monitor_version version = ovsdb_monitor_get_version(new_m);
         json_t *note;
@@ -622,6 +622,7 @@ handle_monitor_cond_change(struct ovsdb_session *s,
         }
         send_notify(s, update_method(version), note);
     }
+    send_reply(s, msg->id, json_object());
 }
 
 static void
