@@ -31,6 +31,8 @@ struct index_value {
     struct hmap rows;           /* Contains "struct index_row"s. */
     struct history_ref *refs;   /* refs[start, n): oldest first. */
     size_t start, n, allocated;
+    void **watchers;            /* Shapes whose conditions test it. */
+    size_t n_watchers, allocated_watchers;
 };
 
 struct monitor_index {
@@ -68,6 +70,7 @@ value_free(struct monitor_index *ix, struct index_value *v)
     }
     hmap_destroy(&v->rows);
     free(v->refs);
+    free(v->watchers);
     ovsdb_datum_destroy(&v->value, &ix->column->type);
     free(v);
 }
@@ -133,7 +136,7 @@ get_value(struct monitor_index *ix, const struct ovsdb_datum *value)
 static void
 maybe_free_value(struct monitor_index *ix, struct index_value *v)
 {
-    if (!hmap_count(&v->rows) && v->start >= v->n) {
+    if (!hmap_count(&v->rows) && v->start >= v->n && !v->n_watchers) {
         hmap_remove(&ix->values, &v->node);
         value_free(ix, v);
     }
@@ -365,5 +368,69 @@ monitor_index_for_each_change(
     }
     for (size_t i = lo; i < v->n; i++) {
         cb(v->refs[i].serial, v->refs[i].change, aux);
+    }
+}
+
+void
+monitor_index_watch(struct monitor_index *ix, const struct ovsdb_datum *value,
+                    void *watcher)
+{
+    struct index_value *v = get_value(ix, value);
+    if (v->n_watchers >= v->allocated_watchers) {
+        v->watchers = x2nrealloc(v->watchers, &v->allocated_watchers,
+                                 sizeof *v->watchers);
+    }
+    v->watchers[v->n_watchers++] = watcher;
+}
+
+void
+monitor_index_unwatch(struct monitor_index *ix,
+                      const struct ovsdb_datum *value, void *watcher)
+{
+    struct index_value *v = find_value(ix, value, value_hash(ix, value));
+    if (!v) {
+        return;
+    }
+    for (size_t i = 0; i < v->n_watchers; i++) {
+        if (v->watchers[i] == watcher) {
+            v->watchers[i] = v->watchers[--v->n_watchers];
+            break;
+        }
+    }
+    maybe_free_value(ix, v);
+}
+
+static void
+report_watchers(const struct monitor_index *ix, const struct ovsdb_row *row,
+                void (*cb)(void *watcher, void *aux), void *aux)
+{
+    const struct ovsdb_datum *value = row_value(ix, row);
+    const struct index_value *v = find_value(ix, value,
+                                             value_hash(ix, value));
+    for (size_t i = 0; v && i < v->n_watchers; i++) {
+        cb(v->watchers[i], aux);
+    }
+}
+
+void
+monitor_index_set_for_each_watcher(struct monitor_index_set *set,
+                                   const struct ovsdb_table *table,
+                                   const struct ovsdb_row *old,
+                                   const struct ovsdb_row *new,
+                                   void (*cb)(void *watcher, void *aux),
+                                   void *aux)
+{
+    struct monitor_index *ix;
+    HMAP_FOR_EACH (ix, node, &set->indexes) {
+        if (ix->table == table) {
+            if (old) {
+                report_watchers(ix, old, cb, aux);
+            }
+            if (new && (!old || !ovsdb_datum_equals(row_value(ix, old),
+                                                    row_value(ix, new),
+                                                    &ix->column->type))) {
+                report_watchers(ix, new, cb, aux);
+            }
+        }
     }
 }

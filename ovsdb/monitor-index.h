@@ -10,7 +10,9 @@
  *     scanning the table; and
  *   - the history's row changes whose old or new row has it, oldest
  *     first, so that a monitor_cond_since catch-up reads only the changes
- *     its condition can see.
+ *     its condition can see; and
+ *   - the watchers (shapes) whose conditions test it, so that a commit
+ *     composes updates only for the shapes its rows can show.
  *
  * A hub owns one set of indexes; monitors take a reference on the indexes
  * their conditions use.  The set's owner keeps it up to date: every
@@ -90,5 +92,22 @@ void monitor_index_for_each_change(
     unsigned long long min_serial,
     void (*cb)(unsigned long long serial, const void *change, void *aux),
     void *aux);
+
+/* Registers 'watcher' (opaque, borrowed until unwatched) as interested in
+ * the rows whose column has 'value' (borrowed); once per call, so a
+ * watcher registered twice is reported twice. */
+void monitor_index_watch(struct monitor_index *,
+                         const struct ovsdb_datum *value, void *watcher);
+void monitor_index_unwatch(struct monitor_index *,
+                           const struct ovsdb_datum *value, void *watcher);
+/* Calls 'cb(watcher, aux)' for each watcher of the value that 'old' and of
+ * the value that 'new' (either may be NULL) has in each index of
+ * 'table'. */
+void monitor_index_set_for_each_watcher(struct monitor_index_set *,
+                                        const struct ovsdb_table *table,
+                                        const struct ovsdb_row *old,
+                                        const struct ovsdb_row *new,
+                                        void (*cb)(void *watcher, void *aux),
+                                        void *aux);
 
 #endif /* ovsdb/monitor-index.h */

@@ -58,6 +58,15 @@ struct ovsdb_monitor {
     unsigned int n_refs;
     struct subscriber *subs;
     size_t n_subs, allocated_subs;
+
+    /* Commits: if 'all_indexed' (every table's condition is indexed), the
+     * indexes report the changes this shape can see, as indexes into the
+     * commit's changes, in 'pending' (valid if 'stamp' is the hub's
+     * 'commit_serial'). */
+    bool all_indexed;
+    unsigned long long stamp;
+    size_t *pending;
+    size_t n_pending, allocated_pending;
 };
 
 /* One row change kept in the history: private clones of the rows. */
@@ -83,6 +92,7 @@ struct ovsdb_monitor_hub {
     size_t history_start, history_n, history_rows;
     unsigned long long next_serial;
     struct monitor_index_set *indexes;  /* Of the shapes' conditions. */
+    unsigned long long commit_serial;   /* Commits seen. */
 };
 
 static void hub_commit_cb(struct ovsdb *, const struct ovsdb_txn *, void *);
@@ -170,11 +180,16 @@ ovsdb_monitor_hub_n_history(const struct ovsdb_monitor_hub *hub)
 /* Parsing. */
 
 static void
-monitor_table_destroy(struct monitor_table *mt, struct monitor_index_set *set)
+monitor_table_destroy(struct monitor_table *mt, struct monitor_index_set *set,
+                      struct ovsdb_monitor *m)
 {
     if (mt) {
         for (size_t i = 0; mt->clause_index && i < mt->cond.n_clauses; i++) {
-            monitor_index_unref(set, mt->clause_index[i]);
+            if (mt->clause_index[i]) {
+                monitor_index_unwatch(mt->clause_index[i],
+                                      &mt->cond.clauses[i].arg, m);
+                monitor_index_unref(set, mt->clause_index[i]);
+            }
         }
         free(mt->clause_index);
         free(mt->columns);
@@ -368,11 +383,12 @@ static void
 monitor_free(struct ovsdb_monitor *m)
 {
     for (size_t i = 0; i < m->n_tables; i++) {
-        monitor_table_destroy(m->tables[i], m->hub->indexes);
+        monitor_table_destroy(m->tables[i], m->hub->indexes, m);
     }
     free(m->tables);
     json_decref(m->requests);
     free(m->subs);
+    free(m->pending);
     free(m->key);
     free(m);
 }
@@ -417,9 +433,10 @@ index_history(const struct ovsdb_monitor_hub *hub, struct monitor_index *ix,
 }
 
 /* Takes an index for each [column, "==", value] clause of 'mt''s
- * condition. */
+ * condition, and watches the clause's value for 'm'. */
 static void
-attach_indexes(struct ovsdb_monitor_hub *hub, struct monitor_table *mt)
+attach_indexes(struct ovsdb_monitor_hub *hub, struct ovsdb_monitor *m,
+               struct monitor_table *mt)
 {
     const struct ovsdb_condition *cond = &mt->cond;
     if (!cond->n_clauses) {
@@ -436,6 +453,7 @@ attach_indexes(struct ovsdb_monitor_hub *hub, struct monitor_table *mt)
             if (created && hub->history_on) {
                 index_history(hub, mt->clause_index[i], mt->table);
             }
+            monitor_index_watch(mt->clause_index[i], &c->arg, m);
         } else if (c->function != OVSDB_F_FALSE) {
             mt->indexed = false;
         }
@@ -485,9 +503,11 @@ hub_get(struct ovsdb_monitor_hub *hub, const json_t *requests,
             return error;
         }
     }
+    m->all_indexed = true;
     for (size_t i = 0; i < m->n_tables; i++) {
         if (m->tables[i]) {
-            attach_indexes(hub, m->tables[i]);
+            attach_indexes(hub, m, m->tables[i]);
+            m->all_indexed &= m->tables[i]->indexed;
         }
     }
     hmap_insert(&hub->monitors, &m->node, hash_string(key, 0));
@@ -1028,14 +1048,76 @@ history_record(struct ovsdb_monitor_hub *hub, const struct ovsdb_txn *txn)
     }
 }
 
+/* A commit's changes, and which of them each indexed shape can see. */
+struct commit_change {
+    const struct ovsdb_table *table;
+    const struct ovsdb_row *old, *new;
+    const unsigned long *changed;
+};
+
+struct commit_ctx {
+    struct ovsdb_monitor_hub *hub;
+    struct commit_change *changes;
+    size_t n_changes, allocated_changes;
+    size_t cur;                 /* Change being reported to watchers. */
+};
+
+static void
+note_watcher(void *m_, void *ctx_)
+{
+    struct ovsdb_monitor *m = m_;
+    struct commit_ctx *ctx = ctx_;
+
+    if (m->stamp != ctx->hub->commit_serial) {
+        m->stamp = ctx->hub->commit_serial;
+        m->n_pending = 0;
+    }
+    /* A change is reported once per value and index: keep one. */
+    if (!m->n_pending || m->pending[m->n_pending - 1] != ctx->cur) {
+        if (m->n_pending >= m->allocated_pending) {
+            m->pending = x2nrealloc(m->pending, &m->allocated_pending,
+                                    sizeof *m->pending);
+        }
+        m->pending[m->n_pending++] = ctx->cur;
+    }
+}
+
 static bool
 index_change(const struct ovsdb_table *table, const struct ovsdb_row *old,
-             const struct ovsdb_row *new,
-             const unsigned long *changed OVS_UNUSED, void *hub_)
+             const struct ovsdb_row *new, const unsigned long *changed,
+             void *ctx_)
 {
-    struct ovsdb_monitor_hub *hub = hub_;
-    monitor_index_set_change(hub->indexes, table, old, new);
+    struct commit_ctx *ctx = ctx_;
+    monitor_index_set_change(ctx->hub->indexes, table, old, new);
+    if (ctx->n_changes >= ctx->allocated_changes) {
+        ctx->changes = x2nrealloc(ctx->changes, &ctx->allocated_changes,
+                                  sizeof *ctx->changes);
+    }
+    ctx->cur = ctx->n_changes;
+    ctx->changes[ctx->n_changes++] = (struct commit_change) {
+        table, old, new, changed
+    };
+    monitor_index_set_for_each_watcher(ctx->hub->indexes, table, old, new,
+                                       note_watcher, ctx);
     return true;
+}
+
+/* Composes into 'cctx->updates' what 'cctx->m' shows of the commit: for a
+ * shape whose conditions are all indexed, only the changes its indexes
+ * reported; for others, every change. */
+static void
+compose_commit(const struct commit_ctx *ctx, const struct ovsdb_txn *txn,
+               struct compose_ctx *cctx)
+{
+    const struct ovsdb_monitor *m = cctx->m;
+    if (!m->all_indexed) {
+        ovsdb_txn_for_each_change(txn, compose_change, cctx);
+    } else if (m->stamp == ctx->hub->commit_serial) {
+        for (size_t i = 0; i < m->n_pending; i++) {
+            const struct commit_change *c = &ctx->changes[m->pending[i]];
+            compose_change(c->table, c->old, c->new, c->changed, cctx);
+        }
+    }
 }
 
 static void
@@ -1043,8 +1125,10 @@ hub_commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn,
               void *hub_)
 {
     struct ovsdb_monitor_hub *hub = hub_;
+    struct commit_ctx ctx = { .hub = hub };
 
-    ovsdb_txn_for_each_change(txn, index_change, hub);
+    hub->commit_serial++;
+    ovsdb_txn_for_each_change(txn, index_change, &ctx);
     uuid_generate(&hub->last_txn_id);
     if (hub->history_on) {
         history_record(hub, txn);
@@ -1055,12 +1139,15 @@ hub_commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn,
         if (!m->n_subs) {
             continue;
         }
-        struct compose_ctx ctx = { .m = m, .updates = json_object() };
-        ovsdb_txn_for_each_change(txn, compose_change, &ctx);
-        if (json_object_size(ctx.updates)) {
+        if (m->all_indexed && m->stamp != hub->commit_serial) {
+            continue;           /* Nothing it can see. */
+        }
+        struct compose_ctx cctx = { .m = m, .updates = json_object() };
+        compose_commit(&ctx, txn, &cctx);
+        if (json_object_size(cctx.updates)) {
             /* lib/json-util spells numbers as the reference does. */
             struct ds body = DS_EMPTY_INITIALIZER;
-            jsonx_put(&body, ctx.updates);
+            jsonx_put(&body, cctx.updates);
             struct ovsdb_monitor_update update = {
                 .body = body.string,
                 .body_size = body.length,
@@ -1071,8 +1158,9 @@ hub_commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn,
             }
             ds_destroy(&body);
         }
-        json_decref(ctx.updates);
+        json_decref(cctx.updates);
     }
+    free(ctx.changes);
 }
 
 /* monitor_cond_since. */
