@@ -2,8 +2,6 @@
 # Every file git tracks under tests/, for "make dist".
 EXTRA_DIST += \
 	tests/automake.mk \
-	tests/automake.mk \
-	tests/automake.mk \
 	tests/check-format \
 	tests/client/backup.sh \
 	tests/client/commands.sh \
@@ -324,8 +322,10 @@ EXTRA_DIST += \
 	tests/workloads/bench \
 	tests/workloads/bigdb.py \
 	tests/workloads/bigdb.sh \
+	tests/workloads/ovnbench.py \
 	tests/workloads/ovsdb-workload.c \
 	tests/workloads/smoke.sh \
+	tests/workloads/wl-ovn.c \
 	tests/workloads/wl-rpc.c \
 	tests/workloads/wl-rpc.h \
 	tests/workloads/wl-workloads.c \
