@@ -68,6 +68,7 @@ struct trigger {
  * ('sdb' NULL) any message queued behind one, already serialized. */
 struct held_msg {
     struct ovsdb_server_db *sdb;    /* NULL once final. */
+    uint64_t ticket;                /* Waits for this one, while 'sdb'. */
     json_t *id;                     /* Request id, while 'sdb'. */
     json_t *result;                 /* Result array, while 'sdb'. */
     struct ds text;                 /* Serialized message, once final. */
@@ -203,6 +204,7 @@ hold(struct ovsdb_session *s, struct ovsdb_server_db *sdb)
     }
     struct held_msg *h = &s->held[s->n_held++];
     h->sdb = sdb;
+    h->ticket = sdb ? ovsdb_server_db_get_last_ticket(sdb) : 0;
     h->id = NULL;
     h->result = NULL;
     ds_init(&h->text);
@@ -319,15 +321,15 @@ result_has_error(const json_t *result)
 
 void
 ovsdb_session_batch_done(struct ovsdb_session *s, struct ovsdb_server_db *sdb,
-                         const struct ovsdb_error *error)
+                         uint64_t ticket, const struct ovsdb_error *error)
 {
     if (!s->n_held) {
         return;
     }
-    /* Every reply held for 'sdb' waited for this batch. */
+    /* The replies held for 'sdb' up to 'ticket' waited for this outcome. */
     for (size_t i = 0; i < s->n_held; i++) {
         struct held_msg *h = &s->held[i];
-        if (h->sdb == sdb) {
+        if (h->sdb == sdb && h->ticket <= ticket) {
             if (error && !result_has_error(h->result)) {
                 /* As for a commit that failed on its own: the operations'
                  * results, then the error. */
