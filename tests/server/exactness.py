@@ -123,8 +123,9 @@ class Transcript:
                 self.names.setdefault(res["uuid"][1], "row%d" % len(self.names))
 
     def text(self, obj):
-        return UUID_RE.sub(lambda m: self.names.get(m.group(0), "<uuid>"),
-                           json.dumps(obj, sort_keys=True))
+        masked = UUID_RE.sub(lambda m: self.names.get(m.group(0), "<uuid>"),
+                             json.dumps(obj))
+        return json.dumps(json.loads(masked), sort_keys=True)
 
 
 def run(case, remote):
