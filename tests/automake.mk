@@ -23,7 +23,8 @@ tests_unit_test_stream_LDADD = $(TEST_LDADD)
 tests_unit_test_poll_loop_LDADD = $(TEST_LDADD)
 tests_unit_test_vlog_LDADD = $(TEST_LDADD)
 tests_unit_test_reconnect_LDADD = $(TEST_LDADD)
-EXTRA_DIST += tests/e2e/unixctl-appctl.sh tests/e2e/options.sh
+EXTRA_DIST += tests/e2e/unixctl-appctl.sh tests/e2e/options.sh \
+	tests/e2e/rundir.sh
 
 # (engine) ovsdb unit tests go below.
 noinst_PROGRAMS += tests/ovsdb-exec
