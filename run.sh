@@ -7,6 +7,8 @@
 #                     unix:run/db.sock and tcp:127.0.0.1:6640, control socket
 #                     run/ovsdb-server.PID.ctl, pidfile run/ovsdb-server.pid.
 #   ./run.sh check    set up, build, and run the test suite ("make check").
+#   ./run.sh setup    only install the packages and bootstrap autotools
+#                     (what .ci/run needs before its own builds).
 #
 # Set-up: installs missing Debian packages (as root, with apt-get),
 # bootstraps autotools, configures and builds out of tree in build/$ALLOCATOR.
@@ -44,8 +46,8 @@ install_missing() {
 
 case $mode in
     run) install_missing $build_pkgs ;;
-    check) install_missing $build_pkgs $test_pkgs ;;
-    *) echo "usage: $0 [check]" >&2; exit 2 ;;
+    check|setup) install_missing $build_pkgs $test_pkgs ;;
+    *) echo "usage: $0 [check|setup]" >&2; exit 2 ;;
 esac
 
 case $ALLOCATOR in
@@ -63,6 +65,7 @@ if [ ! -x configure ] || [ configure.ac -nt configure ] \
        || [ Makefile.am -nt configure ]; then
     autoreconf -fi
 fi
+[ "$mode" = setup ] && exit 0
 builddir=$top/build/$ALLOCATOR
 mkdir -p "$builddir"
 cd "$builddir"

@@ -15,26 +15,39 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/condition.c ovsdb/condition.h \
 	ovsdb/mutation.c ovsdb/mutation.h \
 	ovsdb/txn.c ovsdb/txn.h \
+	ovsdb/record.c ovsdb/record.h \
 	ovsdb/execution.c ovsdb/execution.h
 
 # (storage) log, file go below.
 ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/log.c ovsdb/log.h \
 	ovsdb/file.c ovsdb/file.h \
-	ovsdb/storage.c ovsdb/storage.h
+	ovsdb/storage.c ovsdb/storage.h \
+	ovsdb/raft.c ovsdb/raft.h
+# (cluster) the clustered file format.
+ovsdb_libovsdb_a_SOURCES += \
+	ovsdb/raft-record.c ovsdb/raft-record.h \
+	ovsdb/cluster-file.c ovsdb/cluster-file.h
 
 # (server) sessions, monitors go below.
 ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/lock.c ovsdb/lock.h \
 	ovsdb/monitor.c ovsdb/monitor.h \
+	ovsdb/monitor-index.c ovsdb/monitor-index.h \
 	ovsdb/server.c ovsdb/server.h \
 	ovsdb/session.c ovsdb/session.h \
-	ovsdb/sysdb.c ovsdb/sysdb.h
+	ovsdb/sysdb.c ovsdb/sysdb.h \
+	ovsdb/cluster-ctl.c ovsdb/cluster-ctl.h
 
 # (relay) relay mode and active-backup replication.
 ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/relay.c ovsdb/relay.h \
 	ovsdb/replication.c ovsdb/replication.h
+
+# (raft) the cluster members' wire protocol.
+ovsdb_libovsdb_a_SOURCES += \
+	ovsdb/raft-rpc.c ovsdb/raft-rpc.h
+ovsdb_libovsdb_a_SOURCES += ovsdb/raft-conn.c ovsdb/raft-conn.h
 
 bin_PROGRAMS += ovsdb/ovsdb-server ovsdb/ovsdb-tool ovsdb/ovsdb-client
 ovsdb_ovsdb_server_SOURCES = ovsdb/ovsdb-server.c

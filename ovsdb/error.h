@@ -39,7 +39,8 @@
     TAG(INTERNAL, "internal error")                                         \
     TAG(OVSDB, "ovsdb error")                                               \
     TAG(DUP_UUID, "duplicate uuid")                                         \
-    TAG(PERMISSION, "permission error")
+    TAG(PERMISSION, "permission error")                                     \
+    TAG(NOT_LEADER, "not leader")
 
 enum ovsdb_error_tag {
 #define TAG(ENUM, STRING) OVSDB_E_##ENUM,

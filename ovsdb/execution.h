@@ -4,7 +4,7 @@
  * section 5.2: insert, select, update, mutate, delete, wait, commit, abort,
  * comment, assert) inside a new transaction and builds the reply's result
  * array.  It does not commit: the caller (server or ovsdb-tool) then runs
- * ovsdb_txn_precommit(), writes ovsdb_txn_to_json() to storage, and calls
+ * ovsdb_txn_precommit(), writes ovsdb_record_put_txn() to storage, and calls
  * ovsdb_txn_commit_finish(), or ovsdb_txn_abort() on any failure.  A
  * precommit error goes in the reply as one more element appended to the
  * result array (ovsdb_execute_append_error()), as the reference does.

@@ -14,6 +14,7 @@
 #include "ovsdb/error.h"
 #include "ovsdb/log.h"
 #include "ovsdb/ovsdb.h"
+#include "ovsdb/record.h"
 #include "ovsdb/row.h"
 #include "ovsdb/schema.h"
 #include "ovsdb/table.h"
@@ -55,28 +56,6 @@ ovsdb_file_read_schema(const char *path, struct ovsdb_schema **schemap)
 }
 
 struct ovsdb_error *
-ovsdb_file_replay_record(struct ovsdb *db, const json_t *json)
-{
-    if (!json_is_object(json)) {
-        return ovsdb_error(OVSDB_E_SYNTAX, "transaction record is not an "
-                           "object");
-    }
-    bool is_diff = json_is_true(json_object_get(json, "_is_diff"));
-    struct ovsdb_txn *txn;
-    struct ovsdb_error *error = ovsdb_txn_from_json(db, json, is_diff, &txn);
-    if (error) {
-        return error;
-    }
-    error = ovsdb_txn_precommit(txn);
-    if (error) {
-        ovsdb_txn_abort(txn);
-        return error;
-    }
-    ovsdb_txn_commit_finish(txn);
-    return NULL;
-}
-
-struct ovsdb_error *
 ovsdb_file_open(const char *path, struct ovsdb **dbp,
                 struct ovsdb_log **logp, struct ovsdb_error **tail_errorp)
 {
@@ -108,7 +87,7 @@ ovsdb_file_open(const char *path, struct ovsdb **dbp,
         if (error || !json) {
             break;
         }
-        error = ovsdb_file_replay_record(db, json);
+        error = ovsdb_record_replay(db, json);
         json_decref(json);
         if (error) {
             /* A record that is well-formed but does not apply is not a
@@ -137,26 +116,6 @@ ovsdb_file_open(const char *path, struct ovsdb **dbp,
         ovsdb_log_close(log);
     }
     return NULL;
-}
-
-bool
-ovsdb_file_put_txn_record(struct ds *out, const struct ovsdb_txn *txn)
-{
-    size_t start = out->length;
-    ds_put_char(out, '{');
-    if (!ovsdb_txn_put_changes(txn, out)) {
-        ds_truncate(out, start);
-        return false;
-    }
-    const char *comment = ovsdb_txn_get_comment(txn);
-    if (comment) {
-        ds_put_cstr(out, ",\"_comment\":");
-        jsonx_put_string(out, comment, strlen(comment));
-    }
-    ds_put_cstr(out, ",\"_date\":");
-    jsonx_put_integer(out, time_wall_msec());
-    ds_put_cstr(out, ",\"_is_diff\":true}");
-    return true;
 }
 
 /* Returns the persistent non-default columns of 'row'; new reference. */

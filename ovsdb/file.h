@@ -2,16 +2,7 @@
  *
  * A database file is a log (ovsdb/log.h) whose first record is the schema
  * (as ovsdb_schema_to_json() gives it) and whose other records are
- * transactions:
- *
- *     {"TABLE": {"ROW-UUID": {"COLUMN": VALUE, ...} or null, ...}, ...,
- *      "_date": MSEC, "_comment": "TEXT", "_is_diff": true}
- *
- * In a record with "_is_diff": true (what we write for each commit) a
- * modified row lists only its changed columns, and a changed set or map
- * column holds the diff from the old value (ovsdb_datum_diff()).  Without
- * it (older writers, and the snapshot that compaction writes first), each
- * row lists its full non-default persistent columns.  null deletes a row. */
+ * transaction records (ovsdb/record.h, which writes and parses them). */
 #ifndef OVSDB_FILE_H
 #define OVSDB_FILE_H 1
 
@@ -61,19 +52,6 @@ struct ovsdb_error *ovsdb_file_create(const char *path,
                                       const char *comment,
                                       struct ovsdb_log **logp)
     WARN_UNUSED_RESULT;
-
-/* Applies one transaction record 'json' (borrowed) to 'db' as a committed
- * transaction. */
-struct ovsdb_error *ovsdb_file_replay_record(struct ovsdb *db,
-                                             const json_t *json)
-    WARN_UNUSED_RESULT;
-
-/* Appends to 'out' the JSON text of the record to write for 'txn' (after
- * precommit): its changes (ovsdb_txn_put_changes()) with "_date" (now,
- * wall clock), "_comment" if the transaction has one, and "_is_diff":
- * true.  Returns false, appending nothing, if nothing persistent
- * changed. */
-bool ovsdb_file_put_txn_record(struct ds *out, const struct ovsdb_txn *txn);
 
 /* Returns a record that holds every row of 'db' (a non-diff record), with
  * "_date" and "_comment" when 'comment' is nonnull.  New reference. */

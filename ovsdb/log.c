@@ -36,6 +36,7 @@ enum log_state {
 struct ovsdb_log {
     char *name;
     enum ovsdb_log_mode mode;
+    enum ovsdb_log_kind kind;   /* Never OVSDB_LOG_ANY. */
     enum log_state state;
     struct ovsdb_error *error;  /* For LOG_READ_ERROR and LOG_BROKEN. */
     bool read_failed;           /* LOG_READ_ERROR came from a failed read()
@@ -353,12 +354,20 @@ take_lock(const char *name, int *lock_fdp)
 /* ---------------------------------------------------------------------
  * Opening and closing. */
 
+static const char *
+kind_magic(enum ovsdb_log_kind kind)
+{
+    return kind == OVSDB_LOG_CLUSTERED ? CLUSTER_MAGIC : MAGIC;
+}
+
 static struct ovsdb_log *
-log_new(const char *name, enum ovsdb_log_mode mode, int fd, int lock_fd)
+log_new(const char *name, enum ovsdb_log_mode mode, enum ovsdb_log_kind kind,
+        int fd, int lock_fd)
 {
     struct ovsdb_log *log = xzalloc(sizeof *log);
     log->name = xstrdup(name);
     log->mode = mode;
+    log->kind = kind;
     log->fd = fd;
     log->lock_fd = lock_fd;
     log->state = LOG_READ;
@@ -394,11 +403,31 @@ fill(struct ovsdb_log *log, size_t want)
     return 0;
 }
 
+/* Returns true if 'buf' ('n' bytes) starts with "<magic> ". */
+static bool
+has_magic(const char *buf, size_t n, const char *magic)
+{
+    size_t len = strlen(magic);
+    return n > len && !memcmp(buf, magic, len) && buf[len] == ' ';
+}
+
 struct ovsdb_error *
 ovsdb_log_open(const char *name, enum ovsdb_log_mode mode,
                struct ovsdb_log **logp)
 {
+    return ovsdb_log_open_kind(name, mode, OVSDB_LOG_STANDALONE, logp);
+}
+
+struct ovsdb_error *
+ovsdb_log_open_kind(const char *name, enum ovsdb_log_mode mode,
+                    enum ovsdb_log_kind kind, struct ovsdb_log **logp)
+{
     *logp = NULL;
+    if (kind == OVSDB_LOG_ANY
+        && (mode == OVSDB_LOG_CREATE || mode == OVSDB_LOG_CREATE_EXCL)) {
+        /* A new file needs to know its magic. */
+        abort();
+    }
 
     int lock_fd = -1;
     if (mode != OVSDB_LOG_READ_ONLY) {
@@ -422,7 +451,10 @@ ovsdb_log_open(const char *name, enum ovsdb_log_mode mode,
                         flags & O_CREAT ? "create" : "open");
     }
 
-    struct ovsdb_log *log = log_new(name, mode, fd, lock_fd);
+    struct ovsdb_log *log = log_new(name, mode,
+                                    kind == OVSDB_LOG_ANY
+                                    ? OVSDB_LOG_STANDALONE : kind,
+                                    fd, lock_fd);
     struct ovsdb_error *error = NULL;
     if (mode == OVSDB_LOG_CREATE_EXCL) {
         err = io_fsync_dir(name);
@@ -442,20 +474,36 @@ ovsdb_log_open(const char *name, enum ovsdb_log_mode mode,
                     error = io_error(name, err, "fsync of directory failed");
                 }
                 log->state = LOG_WRITE;
-            } else {
+            } else if (kind != OVSDB_LOG_CLUSTERED) {
+                /* An empty clustered log reads as empty, as in the
+                 * reference; the standalone callers want a file type. */
                 error = ovsdb_error(OVSDB_E_OVSDB,
                                     "%s: cannot identify file type", name);
             }
-        } else if (log->rbuf_len >= strlen(CLUSTER_MAGIC)
-                   && !memcmp(log->rbuf, CLUSTER_MAGIC,
-                              strlen(CLUSTER_MAGIC))) {
-            error = ovsdb_error(OVSDB_E_NOT_SUPP,
-                                "%s: clustered databases are not supported",
-                                name);
-        } else if (log->rbuf_len < strlen(MAGIC) + 1
-                   || memcmp(log->rbuf, MAGIC " ", strlen(MAGIC) + 1)) {
-            error = ovsdb_error(OVSDB_E_OVSDB,
-                                "%s: unexpected file format", name);
+        } else {
+            enum ovsdb_log_kind actual;
+            if (has_magic(log->rbuf, log->rbuf_len, CLUSTER_MAGIC)) {
+                actual = OVSDB_LOG_CLUSTERED;
+            } else if (has_magic(log->rbuf, log->rbuf_len, MAGIC)) {
+                actual = OVSDB_LOG_STANDALONE;
+            } else {
+                actual = OVSDB_LOG_ANY;
+            }
+            if (actual == OVSDB_LOG_ANY) {
+                error = ovsdb_error(OVSDB_E_OVSDB,
+                                    "%s: unexpected file format", name);
+            } else if (kind == OVSDB_LOG_STANDALONE
+                       && actual == OVSDB_LOG_CLUSTERED) {
+                /* The reference's words for a standalone-only use. */
+                error = ovsdb_error(OVSDB_E_OVSDB, "%s: cannot apply this "
+                                    "operation to clustered database file",
+                                    name);
+            } else if (kind != OVSDB_LOG_ANY && kind != actual) {
+                error = ovsdb_error(OVSDB_E_OVSDB,
+                                    "%s: cannot identify file type", name);
+            } else {
+                log->kind = actual;
+            }
         }
     }
     if (error) {
@@ -493,6 +541,12 @@ const char *
 ovsdb_log_get_name(const struct ovsdb_log *log)
 {
     return log->name;
+}
+
+enum ovsdb_log_kind
+ovsdb_log_get_kind(const struct ovsdb_log *log)
+{
+    return log->kind;
 }
 
 off_t
@@ -536,11 +590,11 @@ header_shown(const char *line, size_t n)
 /* Parses "OVSDB JSON <size> <sha1>" (without the newline) from 'line' of
  * 'n' bytes.  Returns true on success. */
 static bool
-parse_header(const char *line, size_t n, size_t *sizep,
+parse_header(const char *line, size_t n, const char *magic, size_t *sizep,
              char sha1[SHA1_HEX_LEN + 1])
 {
-    size_t mlen = strlen(MAGIC);
-    if (n < mlen + 1 || memcmp(line, MAGIC " ", mlen + 1)) {
+    size_t mlen = strlen(magic);
+    if (!has_magic(line, n, magic)) {
         return false;
     }
     const char *p = line + mlen + 1, *end = line + n;
@@ -641,7 +695,8 @@ read_record(struct ovsdb_log *log, json_t **jsonp)
     const char *nl = memchr(line, '\n', MIN(avail, MAX_HEADER_SIZE));
     size_t size;
     char expected[SHA1_HEX_LEN + 1];
-    if (!nl || !parse_header(line, nl - line, &size, expected)) {
+    if (!nl || !parse_header(line, nl - line, kind_magic(log->kind), &size,
+                             expected)) {
         size_t show = header_shown(line, nl ? (size_t) (nl - line)
                                              : MIN(avail, 64));
         if (!start) {
@@ -735,22 +790,26 @@ ovsdb_log_read(struct ovsdb_log *log, json_t **jsonp)
 /* Room for "OVSDB JSON <size> <sha1>\n" and a null. */
 #define HEADER_MAX 96
 
-/* Formats into 'header' the header of the record whose body is 'size'
- * bytes of 'text' and a newline.  Returns the header's length. */
+/* Formats into 'header' the header, with the magic of 'kind', of the
+ * record whose body is 'size' bytes of 'text' and a newline.  Returns the
+ * header's length. */
 static size_t
-format_header(const char *text, size_t size, char header[HEADER_MAX])
+format_header(enum ovsdb_log_kind kind, const char *text, size_t size,
+              char header[HEADER_MAX])
 {
     struct iovec iov[2] = { { (void *) text, size }, { "\n", 1 } };
     char hex[SHA1_HEX_LEN + 1];
     sha1_hex_iov(iov, 2, hex);
-    return snprintf(header, HEADER_MAX, MAGIC " %zu %s\n", size + 1, hex);
+    return snprintf(header, HEADER_MAX, "%s %zu %s\n", kind_magic(kind),
+                    size + 1, hex);
 }
 
 void
-ovsdb_log_put_record(struct ds *out, const char *text, size_t size)
+ovsdb_log_put_record_kind(struct ds *out, enum ovsdb_log_kind kind,
+                          const char *text, size_t size)
 {
     char header[HEADER_MAX];
-    size_t header_size = format_header(text, size, header);
+    size_t header_size = format_header(kind, text, size, header);
     ds_reserve(out, out->length + header_size + size + 1);
     ds_put_buffer(out, header, header_size);
     ds_put_buffer(out, text, size);
@@ -758,15 +817,29 @@ ovsdb_log_put_record(struct ds *out, const char *text, size_t size)
 }
 
 void
-ovsdb_log_finish_record(struct ds *out, size_t start)
+ovsdb_log_put_record(struct ds *out, const char *text, size_t size)
+{
+    ovsdb_log_put_record_kind(out, OVSDB_LOG_STANDALONE, text, size);
+}
+
+void
+ovsdb_log_finish_record_kind(struct ds *out, enum ovsdb_log_kind kind,
+                             size_t start)
 {
     size_t size = out->length - start;
     char header[HEADER_MAX];
-    size_t header_size = format_header(out->string + start, size, header);
+    size_t header_size = format_header(kind, out->string + start, size,
+                                       header);
     ds_put_uninit(out, header_size + 1);
     memmove(out->string + start + header_size, out->string + start, size);
     memcpy(out->string + start, header, header_size);
     out->string[out->length - 1] = '\n';
+}
+
+void
+ovsdb_log_finish_record(struct ds *out, size_t start)
+{
+    ovsdb_log_finish_record_kind(out, OVSDB_LOG_STANDALONE, start);
 }
 
 char *
@@ -876,7 +949,7 @@ ovsdb_log_write_text(struct ovsdb_log *log, const char *text, size_t size)
     /* The header, then 'text' where it is: a snapshot's text is as big as
      * the database file, so copying it behind a header would double it. */
     char header[HEADER_MAX];
-    size_t header_size = format_header(text, size, header);
+    size_t header_size = format_header(log->kind, text, size, header);
     struct iovec iov[3] = {
         { header, header_size }, { (void *) text, size }, { "\n", 1 },
     };
@@ -968,7 +1041,8 @@ ovsdb_log_replace_start(struct ovsdb_log *old, struct ovsdb_log **newp)
         free(tmp);
         return error;
     }
-    struct ovsdb_log *new = log_new(tmp, OVSDB_LOG_CREATE, fd, -1);
+    struct ovsdb_log *new = log_new(tmp, OVSDB_LOG_CREATE, old->kind, fd,
+                                    -1);
     free(tmp);
     new->state = LOG_WRITE;
     *newp = new;
@@ -1028,4 +1102,23 @@ ovsdb_log_replace_abort(struct ovsdb_log *new)
         unlink(new->name);
         log_free(new, true);
     }
+}
+
+struct ovsdb_error *
+ovsdb_log_replace(struct ovsdb_log *log,
+                  struct ovsdb_error *(*write)(struct ovsdb_log *new,
+                                               void *aux),
+                  void *aux)
+{
+    struct ovsdb_log *new;
+    struct ovsdb_error *error = ovsdb_log_replace_start(log, &new);
+    if (error) {
+        return error;
+    }
+    error = write(new, aux);
+    if (error) {
+        ovsdb_log_replace_abort(new);
+        return error;
+    }
+    return ovsdb_log_replace_commit(log, new);
 }

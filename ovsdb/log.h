@@ -1,10 +1,13 @@
-/* ovsdb/log.h: append-only record log (the ovsdb(5) standalone format).
+/* ovsdb/log.h: append-only record log (the ovsdb(5) file formats).
  *
  * A log is a sequence of records, each a header line and a JSON body:
  *
- *     OVSDB JSON <size> <sha1>\n<json>\n
+ *     OVSDB JSON <size> <sha1>\n<json>\n          (a standalone database)
+ *     OVSDB CLUSTER <size> <sha1>\n<json>\n       (a clustered database)
  *
- * where <size> counts the bytes of "<json>\n" and <sha1> is the lowercase
+ * Every record of a file has the same magic ("OVSDB JSON" or "OVSDB
+ * CLUSTER"), chosen when the file is created and checked at open; a record
+ * with the other magic is a bad record.  <size> counts the bytes of "<json>\n" and <sha1> is the lowercase
  * hex SHA-1 of those same bytes.  Open a log, read records until none are
  * left, then append.  The first bad record (a header that does not parse, a
  * size that runs past the end of the file, a wrong SHA-1 or a body that is
@@ -39,6 +42,13 @@ struct ds;
 struct ovsdb_error;
 struct ovsdb_log;                  /* Opaque: the body is in log.c. */
 
+/* Which magic a log's records carry. */
+enum ovsdb_log_kind {
+    OVSDB_LOG_STANDALONE,          /* "OVSDB JSON" */
+    OVSDB_LOG_CLUSTERED,           /* "OVSDB CLUSTER" */
+    OVSDB_LOG_ANY,                 /* At open only: whichever the file has. */
+};
+
 enum ovsdb_log_mode {
     OVSDB_LOG_READ_ONLY,           /* Existing file, no writes, no lock. */
     OVSDB_LOG_READ_WRITE,          /* Existing file, locked. */
@@ -53,7 +63,24 @@ enum ovsdb_log_mode {
 struct ovsdb_error *ovsdb_log_open(const char *path, enum ovsdb_log_mode mode,
                                    struct ovsdb_log **logp)
     WARN_UNUSED_RESULT;
+
+/* Same as ovsdb_log_open() for a log of 'kind'.  A new file (the create
+ * modes, or an empty file) gets the magic of 'kind', which may not be
+ * OVSDB_LOG_ANY then.  Opening an existing file of the other kind fails:
+ * "cannot apply this operation to clustered database file" for a
+ * clustered file opened as standalone (ovsdb_log_open()), "cannot identify
+ * file type" otherwise.  An existing empty file opened as clustered reads
+ * as empty (as the reference's check-cluster sees it); as standalone or
+ * OVSDB_LOG_ANY it fails with "cannot identify file type". */
+struct ovsdb_error *ovsdb_log_open_kind(const char *path,
+                                        enum ovsdb_log_mode mode,
+                                        enum ovsdb_log_kind kind,
+                                        struct ovsdb_log **logp)
+    WARN_UNUSED_RESULT;
 void ovsdb_log_close(struct ovsdb_log *);   /* NULL is fine. */
+
+/* Returns the kind of the log's records (never OVSDB_LOG_ANY). */
+enum ovsdb_log_kind ovsdb_log_get_kind(const struct ovsdb_log *);
 
 /* Returns the file name given to ovsdb_log_open(); borrowed (valid until the
  * log is closed). */
@@ -134,6 +161,14 @@ struct ovsdb_error *ovsdb_log_replace_commit(struct ovsdb_log *old,
     WARN_UNUSED_RESULT;
 void ovsdb_log_replace_abort(struct ovsdb_log *new);   /* NULL is fine. */
 
+/* The whole sequence above: replace_start, 'write'(new, 'aux') to fill the
+ * new log, then replace_commit, or replace_abort if 'write' failed.  The
+ * new log has the same kind as 'log'. */
+struct ovsdb_error *ovsdb_log_replace(
+    struct ovsdb_log *log,
+    struct ovsdb_error *(*write)(struct ovsdb_log *new, void *aux),
+    void *aux) WARN_UNUSED_RESULT;
+
 /* Makes 'log' (being written) continue at the current end of its file,
  * after another process that shares the file (a compaction child that
  * inherited it from ovsdb_log_replace_start()) appended to it. */
@@ -145,14 +180,19 @@ struct ovsdb_error *ovsdb_log_sync_size(struct ovsdb_log *log)
 char *ovsdb_log_tmp_name(const struct ovsdb_log *);
 
 /* Appends to 'out' one complete record (header and body) for 'text', 'size'
- * bytes of one JSON value (borrowed) without the final newline. */
+ * bytes of one JSON value (borrowed) without the final newline.  A
+ * standalone record; ovsdb_log_put_record_kind() for either kind. */
 void ovsdb_log_put_record(struct ds *out, const char *text, size_t size);
+void ovsdb_log_put_record_kind(struct ds *out, enum ovsdb_log_kind,
+                               const char *text, size_t size);
 
 /* Turns the JSON text that 'out' holds from byte 'start' to its end into
  * one complete record, in place: the same bytes as ovsdb_log_put_record()
  * would have appended for that text.  For writers that serialize straight
  * into their buffer (a big record is not copied). */
 void ovsdb_log_finish_record(struct ds *out, size_t start);
+void ovsdb_log_finish_record_kind(struct ds *out, enum ovsdb_log_kind,
+                                  size_t start);
 
 /* Serializes 'json' (borrowed) as one complete record (header and body) and
  * returns it as a new string of '*sizep' bytes; caller must free with

@@ -14,6 +14,7 @@
 #include "ovsdb/condition.h"
 #include "ovsdb/datum.h"
 #include "ovsdb/error.h"
+#include "ovsdb/monitor-index.h"
 #include "ovsdb/ovsdb.h"
 #include "ovsdb/row.h"
 #include "ovsdb/schema.h"
@@ -45,6 +46,13 @@ struct monitor_table {
     unsigned long *column_map;  /* Bitmap of monitored column indexes. */
     bool initial, insert, delete, modify;   /* Union of the requests'. */
     struct ovsdb_condition cond;            /* Empty: every row. */
+
+    /* For each clause of 'cond', the index of its column if it is
+     * [column, "==", value], else NULL.  'indexed' if every clause is such
+     * a clause or "false": then the rows 'cond' shows are found through
+     * the indexes. */
+    struct monitor_index **clause_index;
+    bool indexed;
 };
 
 struct subscriber {
@@ -63,6 +71,15 @@ struct ovsdb_monitor {
     unsigned int n_refs;
     struct subscriber *subs;
     size_t n_subs, allocated_subs;
+
+    /* Commits: if 'all_indexed' (every table's condition is indexed), the
+     * indexes report the changes this shape can see, as indexes into the
+     * commit's changes, in 'pending' (valid if 'stamp' is the hub's
+     * 'commit_serial'). */
+    bool all_indexed;
+    unsigned long long stamp;
+    size_t *pending;
+    size_t n_pending, allocated_pending;
 };
 
 /* One row change kept in the history: private clones of the rows. */
@@ -73,6 +90,7 @@ struct history_change {
 
 struct history_txn {
     struct uuid id;
+    unsigned long long serial;  /* Increases by 1 per recorded txn. */
     struct history_change *changes;
     size_t n_changes, allocated;
 };
@@ -85,6 +103,9 @@ struct ovsdb_monitor_hub {
     struct uuid history_base;   /* Txn just before the oldest in history. */
     struct history_txn history[HISTORY_MAX_TXNS];   /* A ring. */
     size_t history_start, history_n, history_rows;
+    unsigned long long next_serial;
+    struct monitor_index_set *indexes;  /* Of the shapes' conditions. */
+    unsigned long long commit_serial;   /* Commits seen. */
 };
 
 static void hub_commit_cb(struct ovsdb *, const struct ovsdb_txn *, void *);
@@ -98,6 +119,8 @@ ovsdb_monitor_hub_create(struct ovsdb *db)
     hub->db = db;
     hmap_init(&hub->monitors);
     uuid_generate(&hub->last_txn_id);
+    hub->next_serial = 1;
+    hub->indexes = monitor_index_set_create();
     ovsdb_add_commit_observer(db, hub_commit_cb, hub);
     return hub;
 }
@@ -117,6 +140,11 @@ static void
 history_pop_oldest(struct ovsdb_monitor_hub *hub)
 {
     struct history_txn *ht = &hub->history[hub->history_start];
+    for (size_t i = 0; i < ht->n_changes; i++) {
+        const struct history_change *hc = &ht->changes[i];
+        monitor_index_set_trim_history(hub->indexes, hc->table, hc->old,
+                                       hc->new, ht->serial);
+    }
     hub->history_base = ht->id;
     hub->history_rows -= ht->n_changes;
     history_txn_clear(ht);
@@ -139,6 +167,7 @@ ovsdb_monitor_hub_destroy(struct ovsdb_monitor_hub *hub)
             monitor_free(m);
         }
         hmap_destroy(&hub->monitors);
+        monitor_index_set_destroy(hub->indexes);
         free(hub);
     }
 }
@@ -164,9 +193,18 @@ ovsdb_monitor_hub_n_history(const struct ovsdb_monitor_hub *hub)
 /* Parsing. */
 
 static void
-monitor_table_destroy(struct monitor_table *mt)
+monitor_table_destroy(struct monitor_table *mt, struct monitor_index_set *set,
+                      struct ovsdb_monitor *m)
 {
     if (mt) {
+        for (size_t i = 0; mt->clause_index && i < mt->cond.n_clauses; i++) {
+            if (mt->clause_index[i]) {
+                monitor_index_unwatch(mt->clause_index[i],
+                                      &mt->cond.clauses[i].arg, m);
+                monitor_index_unref(set, mt->clause_index[i]);
+            }
+        }
+        free(mt->clause_index);
         free(mt->columns);
         free(mt->column_select);
         free(mt->column_map);
@@ -389,11 +427,12 @@ static void
 monitor_free(struct ovsdb_monitor *m)
 {
     for (size_t i = 0; i < m->n_tables; i++) {
-        monitor_table_destroy(m->tables[i]);
+        monitor_table_destroy(m->tables[i], m->hub->indexes, m);
     }
     free(m->tables);
     json_decref(m->requests);
     free(m->subs);
+    free(m->pending);
     free(m->key);
     free(m);
 }
@@ -417,6 +456,52 @@ hub_find(const struct ovsdb_monitor_hub *hub, const char *key)
         }
     }
     return NULL;
+}
+
+/* Adds the history's changes to 'ix', a new index. */
+static void
+index_history(const struct ovsdb_monitor_hub *hub, struct monitor_index *ix,
+              const struct ovsdb_table *table)
+{
+    for (size_t k = 0; k < hub->history_n; k++) {
+        const struct history_txn *ht
+            = &hub->history[(hub->history_start + k) % HISTORY_MAX_TXNS];
+        for (size_t i = 0; i < ht->n_changes; i++) {
+            const struct history_change *hc = &ht->changes[i];
+            if (hc->table == table) {
+                monitor_index_add_history(ix, hc->old, hc->new, ht->serial,
+                                          hc);
+            }
+        }
+    }
+}
+
+/* Takes an index for each [column, "==", value] clause of 'mt''s
+ * condition, and watches the clause's value for 'm'. */
+static void
+attach_indexes(struct ovsdb_monitor_hub *hub, struct ovsdb_monitor *m,
+               struct monitor_table *mt)
+{
+    const struct ovsdb_condition *cond = &mt->cond;
+    if (!cond->n_clauses) {
+        return;
+    }
+    mt->clause_index = xcalloc(cond->n_clauses, sizeof *mt->clause_index);
+    mt->indexed = true;
+    for (size_t i = 0; i < cond->n_clauses; i++) {
+        const struct ovsdb_clause *c = &cond->clauses[i];
+        if (c->function == OVSDB_F_EQ && c->column) {
+            bool created;
+            mt->clause_index[i] = monitor_index_ref(hub->indexes, mt->table,
+                                                    c->column, &created);
+            if (created && hub->history_on) {
+                index_history(hub, mt->clause_index[i], mt->table);
+            }
+            monitor_index_watch(mt->clause_index[i], &c->arg, m);
+        } else if (c->function != OVSDB_F_FALSE) {
+            mt->indexed = false;
+        }
+    }
 }
 
 static struct ovsdb_error *
@@ -460,6 +545,13 @@ hub_get(struct ovsdb_monitor_hub *hub, const json_t *requests,
         if (error) {
             monitor_free(m);
             return error;
+        }
+    }
+    m->all_indexed = true;
+    for (size_t i = 0; i < m->n_tables; i++) {
+        if (m->tables[i]) {
+            attach_indexes(hub, m, m->tables[i]);
+            m->all_indexed &= m->tables[i]->indexed;
         }
     }
     hmap_insert(&hub->monitors, &m->node, hash_string(key, 0));
@@ -749,6 +841,80 @@ put_row_update(json_t *updates, const struct ovsdb_table *table,
     json_object_set_new(table_updates, uuid_s, row_update);
 }
 
+/* Candidate rows: the rows an indexed condition may show. */
+struct candidates {
+    const struct ovsdb_table *table;
+    const struct ovsdb_row **rows;
+    size_t n, allocated;
+};
+
+static void
+add_candidate(const struct uuid *uuid, void *cands_)
+{
+    struct candidates *cands = cands_;
+    const struct ovsdb_row *row = ovsdb_table_find_row(cands->table, uuid);
+    if (row) {
+        if (cands->n >= cands->allocated) {
+            cands->rows = x2nrealloc(cands->rows, &cands->allocated,
+                                     sizeof *cands->rows);
+        }
+        cands->rows[cands->n++] = row;
+    }
+}
+
+static int
+compare_pointers(const void *a_, const void *b_)
+{
+    const void *a = *(const void **) a_, *b = *(const void **) b_;
+    return a < b ? -1 : a > b;
+}
+
+/* Adds to 'cands' the rows that clause 'i' of 'mt' matches, through its
+ * index ("false" matches none). */
+static void
+add_clause_rows(const struct monitor_table *mt, size_t i,
+                struct candidates *cands)
+{
+    if (mt->clause_index[i]) {
+        monitor_index_for_each_row(mt->clause_index[i],
+                                   &mt->cond.clauses[i].arg, add_candidate,
+                                   cands);
+    }
+}
+
+/* Sorts 'cands' and removes duplicates (a row that several clauses
+ * match). */
+static void
+unique_candidates(struct candidates *cands)
+{
+    if (cands->n < 2) {
+        return;
+    }
+    qsort(cands->rows, cands->n, sizeof *cands->rows, compare_pointers);
+    size_t n = 1;
+    for (size_t i = 1; i < cands->n; i++) {
+        if (cands->rows[i] != cands->rows[n - 1]) {
+            cands->rows[n++] = cands->rows[i];
+        }
+    }
+    cands->n = n;
+}
+
+static void
+put_initial_row(json_t *updates, const struct ovsdb_monitor *m,
+                const struct monitor_table *mt, const struct ovsdb_row *row)
+{
+    json_t *ru = json_object();
+    if (m->version == OVSDB_MONITOR_V1) {
+        json_object_set_new(ru, "new",
+                            row_to_json(mt, row, SEL_INITIAL, false));
+    } else {
+        json_object_set_new(ru, "initial",
+                            row_to_json(mt, row, SEL_INITIAL, true));
+    }
+    put_row_update(updates, mt->table, ovsdb_row_get_uuid(row), ru);
+}
+
 json_t *
 ovsdb_monitor_get_initial(const struct ovsdb_monitor *m)
 {
@@ -758,25 +924,94 @@ ovsdb_monitor_get_initial(const struct ovsdb_monitor *m)
         if (!mt || !mt->initial) {
             continue;
         }
+        if (mt->indexed) {
+            /* Only the rows the condition's clauses find. */
+            struct candidates cands = { .table = mt->table };
+            for (size_t k = 0; k < mt->cond.n_clauses; k++) {
+                add_clause_rows(mt, k, &cands);
+            }
+            unique_candidates(&cands);
+            for (size_t k = 0; k < cands.n; k++) {
+                put_initial_row(updates, m, mt, cands.rows[k]);
+            }
+            free(cands.rows);
+            continue;
+        }
         const struct ovsdb_row *row;
         OVSDB_TABLE_FOR_EACH_ROW (row, mt->table) {
             if (row_matches(mt, row)) {
-                json_t *ru = json_object();
-                if (m->version == OVSDB_MONITOR_V1) {
-                    json_object_set_new(ru, "new",
-                                        row_to_json(mt, row, SEL_INITIAL,
-                                                    false));
-                } else {
-                    json_object_set_new(ru, "initial",
-                                        row_to_json(mt, row, SEL_INITIAL,
-                                                    true));
-                }
-                put_row_update(updates, mt->table, ovsdb_row_get_uuid(row),
-                               ru);
+                put_initial_row(updates, m, mt, row);
             }
         }
     }
     return updates;
+}
+
+static bool
+clauses_equal(const struct ovsdb_clause *a, const struct ovsdb_clause *b)
+{
+    return (a->function == b->function && a->column == b->column
+            && (!a->column || ovsdb_datum_equals(&a->arg, &b->arg,
+                                                 &a->type)));
+}
+
+static bool
+cond_has_clause(const struct ovsdb_condition *cond,
+                const struct ovsdb_clause *c)
+{
+    for (size_t i = 0; i < cond->n_clauses; i++) {
+        if (clauses_equal(&cond->clauses[i], c)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Adds to 'cands' the rows that the clauses of 'mt' that 'other' lacks
+ * match.  Returns false if one of those clauses has no index (then only a
+ * scan finds them). */
+static bool
+add_differing_rows(const struct monitor_table *mt,
+                   const struct monitor_table *other,
+                   struct candidates *cands)
+{
+    for (size_t i = 0; i < mt->cond.n_clauses; i++) {
+        const struct ovsdb_clause *c = &mt->cond.clauses[i];
+        if (cond_has_clause(&other->cond, c)) {
+            continue;
+        }
+        if (c->function == OVSDB_F_FALSE) {
+            continue;
+        }
+        if (!mt->clause_index || !mt->clause_index[i]) {
+            return false;
+        }
+        add_clause_rows(mt, i, cands);
+    }
+    return true;
+}
+
+/* Puts into 'updates' the change that row 'row' makes to a client going
+ * from 'omt' to 'nmt'. */
+static void
+put_cond_change_row(json_t *updates, const struct ovsdb_monitor *old,
+                    const struct monitor_table *omt,
+                    const struct ovsdb_monitor *new,
+                    const struct monitor_table *nmt,
+                    const struct ovsdb_row *row)
+{
+    bool was = row_matches(omt, row);
+    bool is = row_matches(nmt, row);
+    if (was != is) {
+        /* Entering rows are inserted with the new shape's columns, leaving
+         * rows deleted in the old shape's terms. */
+        json_t *ru = (is
+                      ? row_update(new, nmt, NULL, row, NULL)
+                      : row_update(old, omt, row, NULL, NULL));
+        if (ru) {
+            put_row_update(updates, nmt->table, ovsdb_row_get_uuid(row), ru);
+        }
+    }
 }
 
 json_t *
@@ -790,23 +1025,26 @@ ovsdb_monitor_get_cond_change(const struct ovsdb_monitor *old,
         if (!omt || !nmt || ovsdb_condition_equals(&omt->cond, &nmt->cond)) {
             continue;
         }
-        const struct ovsdb_row *row;
-        OVSDB_TABLE_FOR_EACH_ROW (row, nmt->table) {
-            bool was = row_matches(omt, row);
-            bool is = row_matches(nmt, row);
-            if (was != is) {
-                /* Entering rows are inserted with the new shape's columns,
-                 * leaving rows deleted in the old shape's terms; "select"
-                 * applies as for a commit, as in the reference. */
-                json_t *ru = (is
-                              ? row_update(new, nmt, NULL, row, NULL)
-                              : row_update(old, omt, row, NULL, NULL));
-                if (ru) {
-                    put_row_update(updates, nmt->table,
-                                   ovsdb_row_get_uuid(row), ru);
-                }
+
+        /* A row enters or leaves only if it matches a clause that one
+         * condition has and the other lacks; with an empty condition
+         * (every row) only a scan knows. */
+        struct candidates cands = { .table = nmt->table };
+        if (omt->cond.n_clauses && nmt->cond.n_clauses
+            && add_differing_rows(nmt, omt, &cands)
+            && add_differing_rows(omt, nmt, &cands)) {
+            unique_candidates(&cands);
+            for (size_t k = 0; k < cands.n; k++) {
+                put_cond_change_row(updates, old, omt, new, nmt,
+                                    cands.rows[k]);
+            }
+        } else {
+            const struct ovsdb_row *row;
+            OVSDB_TABLE_FOR_EACH_ROW (row, nmt->table) {
+                put_cond_change_row(updates, old, omt, new, nmt, row);
             }
         }
+        free(cands.rows);
     }
     if (!json_object_size(updates)) {
         json_decref(updates);
@@ -867,11 +1105,89 @@ history_record(struct ovsdb_monitor_hub *hub, const struct ovsdb_txn *txn)
     struct history_txn *ht = &hub->history[idx];
     memset(ht, 0, sizeof *ht);
     ht->id = hub->last_txn_id;
+    ht->serial = hub->next_serial++;
     ovsdb_txn_for_each_change(txn, record_change, ht);
+    for (size_t i = 0; i < ht->n_changes; i++) {
+        const struct history_change *hc = &ht->changes[i];
+        monitor_index_set_add_history(hub->indexes, hc->table, hc->old,
+                                      hc->new, ht->serial, hc);
+    }
     hub->history_n++;
     hub->history_rows += ht->n_changes;
     while (hub->history_n > 1 && hub->history_rows > HISTORY_MAX_ROWS) {
         history_pop_oldest(hub);
+    }
+}
+
+/* A commit's changes, and which of them each indexed shape can see. */
+struct commit_change {
+    const struct ovsdb_table *table;
+    const struct ovsdb_row *old, *new;
+    const unsigned long *changed;
+};
+
+struct commit_ctx {
+    struct ovsdb_monitor_hub *hub;
+    struct commit_change *changes;
+    size_t n_changes, allocated_changes;
+    size_t cur;                 /* Change being reported to watchers. */
+};
+
+static void
+note_watcher(void *m_, void *ctx_)
+{
+    struct ovsdb_monitor *m = m_;
+    struct commit_ctx *ctx = ctx_;
+
+    if (m->stamp != ctx->hub->commit_serial) {
+        m->stamp = ctx->hub->commit_serial;
+        m->n_pending = 0;
+    }
+    /* A change is reported once per value and index: keep one. */
+    if (!m->n_pending || m->pending[m->n_pending - 1] != ctx->cur) {
+        if (m->n_pending >= m->allocated_pending) {
+            m->pending = x2nrealloc(m->pending, &m->allocated_pending,
+                                    sizeof *m->pending);
+        }
+        m->pending[m->n_pending++] = ctx->cur;
+    }
+}
+
+static bool
+index_change(const struct ovsdb_table *table, const struct ovsdb_row *old,
+             const struct ovsdb_row *new, const unsigned long *changed,
+             void *ctx_)
+{
+    struct commit_ctx *ctx = ctx_;
+    monitor_index_set_change(ctx->hub->indexes, table, old, new);
+    if (ctx->n_changes >= ctx->allocated_changes) {
+        ctx->changes = x2nrealloc(ctx->changes, &ctx->allocated_changes,
+                                  sizeof *ctx->changes);
+    }
+    ctx->cur = ctx->n_changes;
+    ctx->changes[ctx->n_changes++] = (struct commit_change) {
+        table, old, new, changed
+    };
+    monitor_index_set_for_each_watcher(ctx->hub->indexes, table, old, new,
+                                       note_watcher, ctx);
+    return true;
+}
+
+/* Composes into 'cctx->updates' what 'cctx->m' shows of the commit: for a
+ * shape whose conditions are all indexed, only the changes its indexes
+ * reported; for others, every change. */
+static void
+compose_commit(const struct commit_ctx *ctx, const struct ovsdb_txn *txn,
+               struct compose_ctx *cctx)
+{
+    const struct ovsdb_monitor *m = cctx->m;
+    if (!m->all_indexed) {
+        ovsdb_txn_for_each_change(txn, compose_change, cctx);
+    } else if (m->stamp == ctx->hub->commit_serial) {
+        for (size_t i = 0; i < m->n_pending; i++) {
+            const struct commit_change *c = &ctx->changes[m->pending[i]];
+            compose_change(c->table, c->old, c->new, c->changed, cctx);
+        }
     }
 }
 
@@ -880,7 +1196,10 @@ hub_commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn,
               void *hub_)
 {
     struct ovsdb_monitor_hub *hub = hub_;
+    struct commit_ctx ctx = { .hub = hub };
 
+    hub->commit_serial++;
+    ovsdb_txn_for_each_change(txn, index_change, &ctx);
     uuid_generate(&hub->last_txn_id);
     if (hub->history_on) {
         history_record(hub, txn);
@@ -891,12 +1210,15 @@ hub_commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn,
         if (!m->n_subs) {
             continue;
         }
-        struct compose_ctx ctx = { .m = m, .updates = json_object() };
-        ovsdb_txn_for_each_change(txn, compose_change, &ctx);
-        if (json_object_size(ctx.updates)) {
+        if (m->all_indexed && m->stamp != hub->commit_serial) {
+            continue;           /* Nothing it can see. */
+        }
+        struct compose_ctx cctx = { .m = m, .updates = json_object() };
+        compose_commit(&ctx, txn, &cctx);
+        if (json_object_size(cctx.updates)) {
             /* lib/json-util spells numbers as the reference does. */
             struct ds body = DS_EMPTY_INITIALIZER;
-            jsonx_put(&body, ctx.updates);
+            jsonx_put(&body, cctx.updates);
             struct ovsdb_monitor_update update = {
                 .body = body.string,
                 .body_size = body.length,
@@ -907,11 +1229,104 @@ hub_commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn,
             }
             ds_destroy(&body);
         }
-        json_decref(ctx.updates);
+        json_decref(cctx.updates);
     }
+    free(ctx.changes);
 }
 
 /* monitor_cond_since. */
+
+/* A history change that a catch-up must consider. */
+struct since_change {
+    unsigned long long serial;
+    const struct history_change *hc;
+};
+
+struct since_changes {
+    struct since_change *v;
+    size_t n, allocated;
+};
+
+static void
+add_since_change(unsigned long long serial, const void *hc, void *sc_)
+{
+    struct since_changes *sc = sc_;
+    if (sc->n >= sc->allocated) {
+        sc->v = x2nrealloc(sc->v, &sc->allocated, sizeof *sc->v);
+    }
+    sc->v[sc->n].serial = serial;
+    sc->v[sc->n].hc = hc;
+    sc->n++;
+}
+
+static int
+compare_since_changes(const void *a_, const void *b_)
+{
+    const struct since_change *a = a_, *b = b_;
+    if (a->serial != b->serial) {
+        return a->serial < b->serial ? -1 : 1;
+    }
+    return a->hc < b->hc ? -1 : a->hc > b->hc;
+}
+
+/* The changes of the transactions from history position 'start' on that
+ * 'm' can see, oldest first, without duplicates: for a table with an
+ * indexed condition, those whose old or new row has a value one of its
+ * clauses tests (a change where neither has one cannot show); for other
+ * monitored tables, all of them. */
+static void
+collect_since_changes(const struct ovsdb_monitor *m, size_t start,
+                      struct since_changes *sc)
+{
+    const struct ovsdb_monitor_hub *hub = m->hub;
+    unsigned long long min_serial
+        = hub->history[(hub->history_start + start)
+                       % HISTORY_MAX_TXNS].serial;
+    bool scan = false;
+
+    for (size_t i = 0; i < m->n_tables; i++) {
+        const struct monitor_table *mt = m->tables[i];
+        if (!mt) {
+            continue;
+        } else if (!mt->indexed) {
+            scan = true;
+            continue;
+        }
+        for (size_t k = 0; k < mt->cond.n_clauses; k++) {
+            if (mt->clause_index[k]) {
+                monitor_index_for_each_change(mt->clause_index[k],
+                                              &mt->cond.clauses[k].arg,
+                                              min_serial, add_since_change,
+                                              sc);
+            }
+        }
+    }
+    if (scan) {
+        for (size_t k = start; k < hub->history_n; k++) {
+            const struct history_txn *ht
+                = &hub->history[(hub->history_start + k) % HISTORY_MAX_TXNS];
+            for (size_t i = 0; i < ht->n_changes; i++) {
+                const struct history_change *hc = &ht->changes[i];
+                const struct monitor_table *mt
+                    = m->tables[hc->table->schema->index];
+                if (mt && !mt->indexed) {
+                    add_since_change(ht->serial, hc, sc);
+                }
+            }
+        }
+    }
+
+    if (sc->n > 1) {
+        qsort(sc->v, sc->n, sizeof *sc->v, compare_since_changes);
+        size_t n = 1;
+        for (size_t i = 1; i < sc->n; i++) {
+            if (sc->v[i].hc != sc->v[n - 1].hc) {
+                sc->v[n++] = sc->v[i];
+            }
+        }
+        sc->n = n;
+    }
+}
 
 struct merged_row {
     struct hmap_node node;      /* By uuid_hash(). */
@@ -964,30 +1379,38 @@ ovsdb_monitor_get_since(struct ovsdb_monitor *m, const struct uuid *last_id,
         }
         start++;
     }
-
-    /* Merge the transactions after 'last_id' into one change per row. */
-    struct hmap rows = HMAP_INITIALIZER(&rows);
-    for (size_t k = start; k < hub->history_n; k++) {
-        struct history_txn *ht
-            = &hub->history[(hub->history_start + k) % HISTORY_MAX_TXNS];
-        for (size_t i = 0; i < ht->n_changes; i++) {
-            const struct history_change *hc = &ht->changes[i];
-            const struct ovsdb_row *r = hc->old ? hc->old : hc->new;
-            const struct uuid *uuid = ovsdb_row_get_uuid(r);
-            struct merged_row *mr = merged_find(&rows, uuid);
-            if (!mr) {
-                mr = xmalloc(sizeof *mr);
-                mr->table = hc->table;
-                mr->old = hc->old;
-                hmap_insert(&rows, &mr->node, uuid_hash(uuid));
-            }
-            mr->new = hc->new;
-        }
+    *found = true;
+    json_t *updates = json_object();
+    if (start >= hub->history_n) {
+        return updates;
     }
 
-    json_t *updates = json_object();
-    struct merged_row *mr;
-    HMAP_FOR_EACH_POP (mr, node, &rows) {
+    /* Merge the changes after 'last_id' into one change per row, in the
+     * order they were committed.  (Leaving out a change in which neither
+     * row matches keeps the result: such a change only ever sits between
+     * two states that do not match either.) */
+    struct since_changes sc = { NULL, 0, 0 };
+    collect_since_changes(m, start, &sc);
+    struct merged_row *merged = xmalloc((sc.n ? sc.n : 1) * sizeof *merged);
+    size_t n_merged = 0;
+    struct hmap rows = HMAP_INITIALIZER(&rows);
+    for (size_t i = 0; i < sc.n; i++) {
+        const struct history_change *hc = sc.v[i].hc;
+        const struct ovsdb_row *r = hc->old ? hc->old : hc->new;
+        const struct uuid *uuid = ovsdb_row_get_uuid(r);
+        struct merged_row *mr = merged_find(&rows, uuid);
+        if (!mr) {
+            mr = &merged[n_merged++];
+            mr->table = hc->table;
+            mr->old = hc->old;
+            hmap_insert(&rows, &mr->node, uuid_hash(uuid));
+        }
+        mr->new = hc->new;
+    }
+    free(sc.v);
+
+    for (size_t i = 0; i < n_merged; i++) {
+        const struct merged_row *mr = &merged[i];
         const struct monitor_table *mt = m->tables[mr->table->schema->index];
         if (mt && (mr->old || mr->new)) {
             json_t *ru = row_update(m, mt, mr->old, mr->new, NULL);
@@ -997,9 +1420,8 @@ ovsdb_monitor_get_since(struct ovsdb_monitor *m, const struct uuid *last_id,
                                ru);
             }
         }
-        free(mr);
     }
     hmap_destroy(&rows);
-    *found = true;
+    free(merged);
     return updates;
 }

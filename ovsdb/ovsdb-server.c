@@ -16,6 +16,7 @@
 #include "lib/unixctl.h"
 #include "lib/util.h"
 #include "lib/vlog.h"
+#include "ovsdb/cluster-ctl.h"
 #include "ovsdb/error.h"
 #include "ovsdb/relay.h"
 #include "ovsdb/remotes.h"
@@ -444,6 +445,7 @@ main(int argc, char *argv[])
         ovs_fatal(retval, "could not create control socket");
     }
     register_commands(&ctl);
+    cluster_ctl_register(ctl.srv);
     ovsdb_replication_register_commands(repl);
 
     daemonize_complete();

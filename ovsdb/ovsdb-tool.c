@@ -1,8 +1,12 @@
 /* ovsdb/ovsdb-tool.c: offline database management, as the reference's
  * ovsdb-tool: create, compact, convert, query, transact, show-log and the
  * db-* and schema-* reports.  Same arguments, defaults, output and exit
- * codes (0 success, 1 error, 2 "false" for compare-versions and
- * db-is-clustered).
+ * codes (0 success, 1 error, 2 "false" for compare-versions,
+ * db-is-clustered and db-is-standalone, 2 for db-cid when the cluster id is
+ * not known yet).  Clustered files: create-cluster, join-cluster, db-cid,
+ * db-sid, db-local-address, db-name, show-log, check-cluster and
+ * cluster-to-standalone; the other commands refuse them as the reference
+ * does ("cannot apply this operation to clustered database file").
  *
  * Defaults, as the reference's: DB is $OVS_DBDIR/conf.db (or
  * /etc/openvswitch/conf.db), SCHEMA is $OVS_PKGDATADIR/vswitch.ovsschema
@@ -15,21 +19,36 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <inttypes.h>
 #include "lib/allocator.h"
 #include "lib/dirs.h"
 #include "lib/ds.h"
+#include "lib/hash.h"
 #include "lib/json-util.h"
+#include "lib/vlog.h"
+#include "ovsdb/cluster-file.h"
 #include "ovsdb/datum.h"
 #include "ovsdb/error.h"
 #include "ovsdb/execution.h"
 #include "ovsdb/file.h"
 #include "ovsdb/log.h"
 #include "ovsdb/ovsdb.h"
+#include "ovsdb/parser.h"
+#include "ovsdb/raft-record.h"
 #include "ovsdb/schema.h"
+#include "ovsdb/record.h"
 #include "ovsdb/txn.h"
 #include "ovsdb/version.h"
 
+VLOG_MODULE(ovsdb);
+
 static int show_log_verbosity;
+
+/* --cid: the cluster to join ("join-cluster"); zero for any. */
+static struct uuid cid;
+
+/* --election-timer: for "create-cluster"; 0 for the default. */
+static uint64_t election_timer;
 
 static char *
 default_db(void)
@@ -127,10 +146,44 @@ print_report(struct ovsdb_schema *schema, enum report what)
     ovsdb_schema_destroy(schema);
 }
 
+/* Opens 'path' read-only, either kind.  Caller must free with
+ * ovsdb_log_close(). */
+static struct ovsdb_log *
+open_any(const char *path)
+{
+    struct ovsdb_log *log;
+    check(ovsdb_log_open_kind(path, OVSDB_LOG_READ_ONLY, OVSDB_LOG_ANY,
+                              &log));
+    return log;
+}
+
+/* Reads the header of clustered 'log' into '*h' (caller must free with
+ * raft_header_destroy()); exits on error. */
+static void
+read_cluster_header(struct ovsdb_log *log, struct raft_header *h)
+{
+    json_t *json;
+    check(ovsdb_log_read(log, &json));
+    check(raft_header_from_json(h, json));
+    json_decref(json);
+}
+
 static void
 do_db_name(int argc, char *argv[])
 {
-    print_report(read_db_schema(argc, argv), REPORT_NAME);
+    char *db = arg_or(argc, argv, 1, default_db);
+    struct ovsdb_log *log = open_any(db);
+    if (ovsdb_log_get_kind(log) == OVSDB_LOG_CLUSTERED) {
+        struct raft_header h;
+        read_cluster_header(log, &h);
+        puts(h.name);
+        raft_header_destroy(&h);
+        ovsdb_log_close(log);
+    } else {
+        ovsdb_log_close(log);
+        print_report(read_db_schema(argc, argv), REPORT_NAME);
+    }
+    free(db);
 }
 
 static void
@@ -164,17 +217,156 @@ do_schema_cksum(int argc, char *argv[])
 }
 
 static void
-do_db_is_standalone(int argc, char *argv[])
+db_has_kind(const char *path, enum ovsdb_log_kind kind)
 {
-    /* Only standalone files open; a clustered one is an error. */
-    ovsdb_schema_destroy(read_db_schema(argc, argv));
+    struct ovsdb_log *log = open_any(path);
+    bool same = ovsdb_log_get_kind(log) == kind;
+    ovsdb_log_close(log);
+    if (!same) {
+        exit(2);
+    }
 }
 
 static void
-do_db_is_clustered(int argc, char *argv[])
+do_db_is_standalone(int argc OVS_UNUSED, char *argv[])
 {
-    ovsdb_schema_destroy(read_db_schema(argc, argv));
-    exit(2);
+    db_has_kind(argv[1], OVSDB_LOG_STANDALONE);
+}
+
+static void
+do_db_is_clustered(int argc OVS_UNUSED, char *argv[])
+{
+    db_has_kind(argv[1], OVSDB_LOG_CLUSTERED);
+}
+
+/* Reads the header of clustered database 'path' into '*h' (caller must
+ * free with raft_header_destroy()). */
+static void
+read_cluster_metadata(const char *path, struct raft_header *h)
+{
+    struct ovsdb_log *log = open_any(path);
+    if (ovsdb_log_get_kind(log) != OVSDB_LOG_CLUSTERED) {
+        ovs_fatal(0, "%s: not a clustered database", path);
+    }
+    read_cluster_header(log, h);
+    ovsdb_log_close(log);
+}
+
+static void
+do_db_cid(int argc OVS_UNUSED, char *argv[])
+{
+    struct raft_header h;
+    read_cluster_metadata(argv[1], &h);
+    if (uuid_is_zero(&h.cid)) {
+        fprintf(stderr, "%s: cluster ID not yet known\n", argv[1]);
+        exit(2);
+    }
+    printf(UUID_FMT"\n", UUID_ARGS(&h.cid));
+    raft_header_destroy(&h);
+}
+
+static void
+do_db_sid(int argc OVS_UNUSED, char *argv[])
+{
+    struct raft_header h;
+    read_cluster_metadata(argv[1], &h);
+    printf(UUID_FMT"\n", UUID_ARGS(&h.sid));
+    raft_header_destroy(&h);
+}
+
+static void
+do_db_local_address(int argc OVS_UNUSED, char *argv[])
+{
+    struct raft_header h;
+    read_cluster_metadata(argv[1], &h);
+    puts(h.local_address);
+    raft_header_destroy(&h);
+}
+
+/* Makes the ephemeral columns of 'schema' persistent, as the reference
+ * does for a cluster (which keeps no ephemeral columns), and says so. */
+static void
+persist_ephemeral_columns(struct ovsdb_schema *schema, const char *file)
+{
+    int n = 0;
+    const char *table = NULL, *column = NULL;
+    for (size_t i = 0; i < schema->n_tables; i++) {
+        struct ovsdb_table_schema *ts = schema->tables[i];
+        for (size_t j = OVSDB_N_STD_COLUMNS; j < ts->n_columns; j++) {
+            struct ovsdb_column *c = ts->columns[j];
+            if (!c->is_persistent) {
+                c->is_persistent = true;
+                table = ts->name;
+                column = c->name;
+                n++;
+            }
+        }
+    }
+    if (n) {
+        VLOG_WARN("%s: changed %d columns in '%s' database from ephemeral "
+                  "to persistent, including '%s' column in '%s' table, "
+                  "because clusters do not support ephemeral columns", file,
+                  n, schema->name, column, table);
+    }
+}
+
+static void
+do_create_cluster(int argc OVS_UNUSED, char *argv[])
+{
+    const char *db_file = argv[1];
+    const char *src_file = argv[2];
+    const char *local = argv[3];
+
+    /* A schema, or else a standalone database to take the contents of. */
+    struct ovsdb_schema *schema;
+    struct ovsdb *db = NULL;
+    struct ovsdb_error *error = ovsdb_schema_from_file(src_file, &schema);
+    if (error) {
+        ovsdb_error_destroy(error);
+        check(ovsdb_file_open(src_file, &db, NULL, NULL));
+        schema = ovsdb_schema_clone(ovsdb_get_schema(db));
+    }
+    struct ds contents = DS_EMPTY_INITIALIZER;
+    if (db) {
+        char *comment = xasprintf("created from %s", src_file);
+        ovsdb_file_put_snapshot(&contents, db, comment);
+        free(comment);
+        ovsdb_destroy(db);
+    } else {
+        ds_put_cstr(&contents, "{}");
+    }
+
+    persist_ephemeral_columns(schema, src_file);
+    json_t *schema_json = ovsdb_schema_to_json(schema);
+    struct ds data = DS_EMPTY_INITIALIZER;
+    ds_put_char(&data, '[');
+    raft_data_put_json(&data, schema_json);
+    ds_put_char(&data, ',');
+    ds_put_buffer(&data, contents.string, contents.length);
+    ds_put_char(&data, ']');
+    ds_destroy(&contents);
+    json_decref(schema_json);
+
+    check(cluster_file_create(db_file, schema->name, local, data.string,
+                              data.length, election_timer, NULL, NULL));
+    ds_destroy(&data);
+    ovsdb_schema_destroy(schema);
+}
+
+static void
+do_join_cluster(int argc, char *argv[])
+{
+    const char *db_file = argv[1];
+    const char *name = argv[2];
+    const char *local = argv[3];
+    if (!ovsdb_parser_is_id(name)) {
+        ovs_fatal(0, "%s: not a valid schema name (use \"schema-name\" "
+                  "command to find the correct name)", name);
+    }
+    check(cluster_file_create_joining(db_file, name, local, &argv[4],
+                                      argc - 4,
+                                      uuid_is_zero(&cid) ? NULL : &cid,
+                                      NULL));
 }
 
 static void
@@ -249,7 +441,7 @@ run_transaction(struct ovsdb *db, json_t *params, struct ovsdb_log *log)
     }
     if (log) {
         struct ds rec = DS_EMPTY_INITIALIZER;
-        if (ovsdb_file_put_txn_record(&rec, txn)) {
+        if (ovsdb_record_put_txn(&rec, txn)) {
             error = ovsdb_log_write_text(log, rec.string, rec.length);
             if (!error) {
                 error = ovsdb_log_commit_block(log);
@@ -393,29 +585,65 @@ print_value(const struct ovsdb_table_schema *ts, const char *column,
     ds_destroy(&s);
 }
 
+/* Returns the member names of object 'json' in the order the reference
+ * visits the members of that object read from a file (a hash map filled
+ * in file order), and their number in '*np'.  Names are borrowed; caller
+ * must free the array with free(). */
+static const char **
+keys_in_reference_order(const json_t *json, size_t *np)
+{
+    size_t n = json_object_size(json);
+    struct hmap_node *nodes = xmalloc((n + 1) * sizeof *nodes);
+    const char **names = xmalloc((n + 1) * sizeof *names);
+    struct hmap map = HMAP_INITIALIZER(&map);
+    const char *key;
+    json_t *value;
+    size_t i = 0;
+    json_object_foreach ((json_t *) json, key, value) {
+        names[i] = key;
+        hmap_insert(&map, &nodes[i], hash_string(key, 0));
+        i++;
+    }
+    const char **order = xmalloc((n + 1) * sizeof *order);
+    i = 0;
+    for (struct hmap_node *node = hmap_first(&map); node;
+         node = hmap_next(&map, node)) {
+        order[i++] = names[node - nodes];
+    }
+    hmap_destroy(&map);
+    free(names);
+    free(nodes);
+    *np = n;
+    return order;
+}
+
 static void
 print_changes(const json_t *rec, struct hmap *names,
               const struct ovsdb_schema *schema)
 {
     bool is_diff = json_is_true(json_object_get(rec, "_is_diff"));
-    const char *table;
-    json_t *rows;
-    json_object_foreach ((json_t *) rec, table, rows) {
-        if (table[0] == '_') {
+    size_t n_tables;
+    const char **tables = keys_in_reference_order(rec, &n_tables);
+    int n_printed = 0;
+    for (size_t t = 0; t < n_tables; t++) {
+        const char *table = tables[t];
+        const json_t *rows = json_object_get(rec, table);
+        if (table[0] == '_' || !json_is_object(rows)) {
             continue;
         }
-        if (!json_is_object(rows)) {
-            printf("  ****: bad table\n");
-            continue;
+        if (!n_printed++) {
+            putchar('\n');
         }
         const struct ovsdb_table_schema *ts
-            = ovsdb_schema_find_table(schema, table);
-        const char *uuid;
-        json_t *cols;
-        json_object_foreach (rows, uuid, cols) {
+            = schema ? ovsdb_schema_find_table(schema, table) : NULL;
+        size_t n_rows;
+        const char **uuids = keys_in_reference_order(rows, &n_rows);
+        for (size_t r = 0; r < n_rows; r++) {
+            const char *uuid = uuids[r];
+            const json_t *cols = json_object_get(rows, uuid);
             struct row_name *rn = find_name(names, uuid);
             char *new_name = NULL;
-            json_t *name = json_object_get(cols, "name");
+            json_t *name = jsonx_object_get(cols, "name");
             if (name) {
                 new_name = jsonx_to_string_sorted(name);
             }
@@ -432,11 +660,15 @@ print_changes(const json_t *rec, struct hmap *names,
             }
             if (json_is_object(cols)) {
                 if (show_log_verbosity > 1) {
-                    const char *column;
-                    json_t *value;
-                    json_object_foreach (cols, column, value) {
-                        print_value(ts, column, value, is_diff);
+                    size_t n_cols;
+                    const char **columns = keys_in_reference_order(cols,
+                                                                   &n_cols);
+                    for (size_t c = 0; c < n_cols; c++) {
+                        print_value(ts, columns[c],
+                                    json_object_get(cols, columns[c]),
+                                    is_diff);
                     }
+                    free(columns);
                 }
                 if (!rn) {
                     rn = xzalloc(sizeof *rn);
@@ -460,7 +692,9 @@ print_changes(const json_t *rec, struct hmap *names,
             }
             free(new_name);
         }
+        free(uuids);
     }
+    free(tables);
 }
 
 static void
@@ -477,12 +711,213 @@ print_date(long long msec)
     printf(" %s.%03lld", buf, msec % 1000);
 }
 
+/* Prints the date, comment and (with -m) changes of transaction record
+ * 'json', as the reference's show-log. */
+static void
+print_change_record(const json_t *json, struct hmap *names,
+                    const struct ovsdb_schema *schema)
+{
+    if (!json_is_object(json)) {
+        return;
+    }
+    json_t *date = json_object_get(json, "_date");
+    if (json_is_integer(date)) {
+        print_date(json_integer_value(date));
+    }
+    json_t *comment = json_object_get(json, "_comment");
+    if (json_is_string(comment)) {
+        printf(" \"%s\"", json_string_value(comment));
+    }
+    if (show_log_verbosity > 0) {
+        print_changes(json, names, schema);
+    }
+}
+
+static void
+free_names(struct hmap *names)
+{
+    /* Not HMAP_FOR_EACH_POP, which rescans the buckets for every row. */
+    struct row_name *rn, *next;
+    HMAP_FOR_EACH_SAFE (rn, next, node, names) {
+        free(rn->name);
+        free(rn);
+    }
+    hmap_destroy(names);
+}
+
+/* Prints record 'i' of a standalone file. */
+static void
+show_standalone_record(unsigned int i, const json_t *json,
+                       struct ovsdb_schema **schemap, struct hmap *names)
+{
+    printf("record %u:", i);
+    if (i == 0) {
+        check(ovsdb_schema_from_json(json, schemap));
+        const struct ovsdb_schema *schema = *schemap;
+        printf(" \"%s\" schema, version=\"%s\", cksum=\"%s\"\n",
+               schema->name, schema->version,
+               schema->cksum ? schema->cksum : "");
+    } else {
+        print_change_record(json, names, *schemap);
+    }
+}
+
+/* Prints " NAME: " and 'servers' (borrowed, may be NULL), sorted. */
+static void
+print_servers(const char *name, const json_t *servers)
+{
+    if (!servers) {
+        return;
+    }
+    printf(" %s: ", name);
+    size_t n;
+    const char **sids = jsonx_sorted_keys(servers, &n);
+    for (size_t i = 0; i < n; i++) {
+        char *address = jsonx_to_string_sorted(json_object_get(servers,
+                                                               sids[i]));
+        printf("%s%.4s(%s)", i ? ", " : "", sids[i], address);
+        free(address);
+    }
+    free(sids);
+    putchar('\n');
+}
+
+/* Prints DATA 'data' (may be NULL): its schema (which becomes '*schemap')
+ * and its transaction. */
+static void
+print_data(const char *prefix, const json_t *data,
+           struct ovsdb_schema **schemap, struct hmap *names)
+{
+    if (!data) {
+        return;
+    }
+    if (!json_is_array(data) || json_array_size(data) != 2) {
+        printf(" ***invalid data***\n");
+        return;
+    }
+    const json_t *schema_json = json_array_get(data, 0);
+    if (!json_is_null(schema_json)) {
+        struct ovsdb_schema *schema;
+        check(ovsdb_schema_from_json(schema_json, &schema));
+        printf(" %sschema: \"%s\", version=\"%s\", cksum=\"%s\"\n",
+               prefix, schema->name, schema->version,
+               schema->cksum ? schema->cksum : "");
+        ovsdb_schema_destroy(*schemap);
+        *schemap = schema;
+    }
+    print_change_record(json_array_get(data, 1), names, *schemap);
+}
+
+static void
+print_raft_header(const struct raft_header *h,
+                  struct ovsdb_schema **schemap, struct hmap *names)
+{
+    /* Sic: the reference closes the name with a single quote. */
+    printf(" name: \"%s'\n", h->name);
+    printf(" local address: \"%s\"\n", h->local_address);
+    printf(" server_id: "RAFT_SID_FMT"\n", RAFT_SID_ARGS(&h->sid));
+    if (!uuid_is_zero(&h->cid)) {
+        printf(" cluster_id: "RAFT_SID_FMT"\n", RAFT_SID_ARGS(&h->cid));
+    }
+    if (h->n_remote_addresses) {
+        printf(" remote_addresses:");
+        size_t *order = xmalloc(h->n_remote_addresses * sizeof *order);
+        raft_addresses_order(h->remote_addresses, h->n_remote_addresses,
+                             0, order);
+        for (size_t i = 0; i < h->n_remote_addresses; i++) {
+            printf(" %s", h->remote_addresses[order[i]]);
+        }
+        free(order);
+        putchar('\n');
+    }
+    if (h->snap_index) {
+        printf(" prev_index: %"PRIu64"\n", h->snap_index);
+        printf(" prev_term: %"PRIu64"\n", h->snap.term);
+        print_servers("prev_servers", h->snap.servers);
+        if (!uuid_is_zero(&h->snap.eid)) {
+            printf(" prev_eid: "RAFT_SID_FMT"\n",
+                   RAFT_SID_ARGS(&h->snap.eid));
+        }
+        print_data("prev_", h->snap.data, schemap, names);
+    }
+}
+
+static void
+print_raft_record(const struct raft_record *r,
+                  struct ovsdb_schema **schemap, struct hmap *names)
+{
+    if (r->comment) {
+        printf(" comment: \"%s\"\n", r->comment);
+    }
+    if (r->term) {
+        printf(" term: %"PRIu64"\n", r->term);
+    }
+    switch (r->type) {
+    case RAFT_REC_ENTRY:
+        printf(" index: %"PRIu64"\n", r->entry.index);
+        print_servers("servers", r->entry.e.servers);
+        if (!uuid_is_zero(&r->entry.e.eid)) {
+            printf(" eid: "RAFT_SID_FMT"\n", RAFT_SID_ARGS(&r->entry.e.eid));
+        }
+        print_data("", r->entry.e.data, schemap, names);
+        break;
+    case RAFT_REC_TERM:
+        break;
+    case RAFT_REC_VOTE:
+        printf(" vote: "RAFT_SID_FMT"\n", RAFT_SID_ARGS(&r->sid));
+        break;
+    case RAFT_REC_NOTE:
+        printf(" note: \"%s\"\n", r->note);
+        break;
+    case RAFT_REC_COMMIT_INDEX:
+        printf(" commit_index: %"PRIu64"\n", r->commit_index);
+        break;
+    case RAFT_REC_LEADER:
+        printf(" leader: "RAFT_SID_FMT"\n", RAFT_SID_ARGS(&r->sid));
+        break;
+    default:
+        break;
+    }
+}
+
+/* Prints record 'i' of a clustered file. */
+static void
+show_cluster_record(unsigned int i, const json_t *json,
+                    struct ovsdb_schema **schemap, struct hmap *names)
+{
+    printf("record %u:\n", i);
+    struct ovsdb_error *bad;
+    if (i == 0) {
+        struct raft_header h;
+        bad = raft_header_from_json(&h, json);
+        if (!bad) {
+            print_raft_header(&h, schemap, names);
+            raft_header_destroy(&h);
+        }
+    } else {
+        struct raft_record r;
+        bad = raft_record_from_json(&r, json);
+        if (!bad) {
+            print_raft_record(&r, schemap, names);
+            raft_record_destroy(&r);
+        }
+    }
+    if (bad) {
+        char *s = ovsdb_error_to_string_free(bad);
+        puts(s);
+        free(s);
+    }
+}
+
 static void
 do_show_log(int argc, char *argv[])
 {
     char *path = arg_or(argc, argv, 1, default_db);
-    struct ovsdb_log *log;
-    check(ovsdb_log_open(path, OVSDB_LOG_READ_ONLY, &log));
+    struct ovsdb_log *log = open_any(path);
+    void (*show)(unsigned int, const json_t *, struct ovsdb_schema **,
+                 struct hmap *)
+        = (ovsdb_log_get_kind(log) == OVSDB_LOG_CLUSTERED
+           ? show_cluster_record : show_standalone_record);
     struct ovsdb_schema *schema = NULL;
     struct hmap names = HMAP_INITIALIZER(&names);
     struct ovsdb_error *error = NULL;
@@ -492,42 +927,517 @@ do_show_log(int argc, char *argv[])
         if (error || !json) {
             break;
         }
-        printf("record %u:", i);
-        if (i == 0) {
-            check(ovsdb_schema_from_json(json, &schema));
-            printf(" \"%s\" schema, version=\"%s\", cksum=\"%s\"\n",
-                   schema->name, schema->version,
-                   schema->cksum ? schema->cksum : "");
-        } else if (json_is_object(json)) {
-            json_t *date = json_object_get(json, "_date");
-            if (json_is_integer(date)) {
-                print_date(json_integer_value(date));
-            }
-            json_t *comment = json_object_get(json, "_comment");
-            if (json_is_string(comment)) {
-                printf(" \"%s\"", json_string_value(comment));
-            }
-            if (show_log_verbosity > 0) {
-                putchar('\n');
-                print_changes(json, &names, schema);
-            }
-        }
+        show(i, json, &schema, &names);
         putchar('\n');
         json_decref(json);
     }
     fflush(stdout);
-
-    /* Not HMAP_FOR_EACH_POP, which rescans the buckets for every row. */
-    struct row_name *rn, *next;
-    HMAP_FOR_EACH_SAFE (rn, next, node, &names) {
-        free(rn->name);
-        free(rn);
-    }
-    hmap_destroy(&names);
+    free_names(&names);
     ovsdb_schema_destroy(schema);
     ovsdb_log_close(log);
     free(path);
     check(error);
+}
+
+/* check-cluster: the reference's checks of Raft's safety properties over
+ * the logs of several servers of one cluster. */
+
+struct check_server {
+    const char *filename;
+    struct raft_header header;
+    struct raft_entry *entries;     /* Index log_start + i. */
+    size_t allocated;
+    uint64_t log_start, log_end;
+};
+
+/* What 'server' said of 'term': its leader (and its log end then, if the
+ * server was the leader), or its highest commit index. */
+struct term_report {
+    struct hmap_node node;          /* By term. */
+    uint64_t term;
+    struct check_server *server;
+    struct uuid leader;
+    uint64_t value;                 /* Leader's log end, or commit index. */
+};
+
+struct check_cluster {
+    struct check_server *servers;
+    size_t n_servers;
+    struct hmap leaders;            /* "struct term_report"s. */
+    struct hmap commits;            /* "struct term_report"s. */
+};
+
+static const char *
+server_name(const struct check_cluster *c, const struct uuid *sid,
+            char buf[8])
+{
+    for (size_t i = 0; i < c->n_servers; i++) {
+        if (uuid_equals(&c->servers[i].header.sid, sid)) {
+            return c->servers[i].filename;
+        }
+    }
+    snprintf(buf, 8, RAFT_SID_FMT, RAFT_SID_ARGS(sid));
+    return buf;
+}
+
+static struct term_report *
+find_report(const struct hmap *map, uint64_t term)
+{
+    struct term_report *r;
+    HMAP_FOR_EACH_WITH_HASH (r, node, hash_uint64(term, 0), map) {
+        if (r->term == term) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
+static struct term_report *
+add_report(struct hmap *map, uint64_t term, struct check_server *s)
+{
+    struct term_report *r = xzalloc(sizeof *r);
+    r->term = term;
+    r->server = s;
+    hmap_insert(map, &r->node, hash_uint64(term, 0));
+    return r;
+}
+
+/* Election Safety: at most one leader per term. */
+static void
+record_leader(struct check_cluster *c, uint64_t term, struct check_server *s,
+              const struct uuid *leader)
+{
+    bool is_leader = uuid_equals(&s->header.sid, leader);
+    struct term_report *p = find_report(&c->leaders, term);
+    if (!p) {
+        p = add_report(&c->leaders, term, s);
+        p->leader = *leader;
+        p->value = is_leader ? s->log_end : 0;
+        return;
+    }
+    if (!uuid_equals(&p->leader, leader)) {
+        char b1[8], b2[8];
+        ovs_fatal(0, "term %"PRIu64" has two different leaders: %s says "
+                  "that the leader is %s and %s says that the leader is %s",
+                  term, p->server->filename, server_name(c, &p->leader, b1),
+                  s->filename, server_name(c, leader, b2));
+    }
+    if (is_leader && s->log_end > p->value) {
+        p->value = s->log_end;
+    }
+}
+
+static void
+record_commit(struct check_cluster *c, uint64_t term, struct check_server *s,
+              uint64_t index)
+{
+    struct term_report *p = find_report(&c->commits, term);
+    if (!p) {
+        p = add_report(&c->commits, term, s);
+        p->value = index;
+    } else if (index > p->value) {
+        p->server = s;
+        p->value = index;
+    }
+}
+
+/* Reads the records of 's' (after its header) with the reference's
+ * checks, widening [*min_term, *max_term]. */
+static void
+check_server_log(struct check_cluster *c, struct check_server *s,
+                 struct ovsdb_log *log, uint64_t *min_term,
+                 uint64_t *max_term)
+{
+    s->log_start = s->log_end = s->header.snap_index + 1;
+    uint64_t term = 0, leader_rec_idx = 0;
+    struct uuid vote = { .parts = { 0 } }, leader = vote;
+    uint64_t commit_index = s->header.snap_index;
+    for (unsigned long long rec_idx = 1;; rec_idx++) {
+        json_t *json;
+        check(ovsdb_log_read(log, &json));
+        if (!json) {
+            break;
+        }
+        struct raft_record r;
+        check(raft_record_from_json(&r, json));
+        json_decref(json);
+
+        if (r.term > term) {
+            term = r.term;
+            uuid_zero(&vote);
+            uuid_zero(&leader);
+            leader_rec_idx = 0;
+        }
+        *min_term = MIN(*min_term, term);
+        *max_term = MAX(*max_term, term);
+
+        switch (r.type) {
+        case RAFT_REC_ENTRY: {
+            uint64_t index = r.entry.index;
+            if (index < commit_index) {
+                ovs_fatal(0, "%s: record %llu attempts to truncate log from "
+                          "%"PRIu64" to %"PRIu64" entries, but commit index "
+                          "is already %"PRIu64, s->filename, rec_idx,
+                          s->log_end, index, commit_index);
+            } else if (index > s->log_end) {
+                ovs_fatal(0, "%s: record %llu with index %"PRIu64" skips "
+                          "past expected index %"PRIu64, s->filename,
+                          rec_idx, index, s->log_end);
+            }
+            if (index < s->log_end) {
+                if (uuid_equals(&s->header.sid, &leader)) {
+                    /* Leader Append-Only. */
+                    ovs_fatal(0, "%s: record %llu truncates log from "
+                              "%"PRIu64" to %"PRIu64" entries while server "
+                              "is leader", s->filename, rec_idx, s->log_end,
+                              index);
+                }
+                printf("%s: record %llu truncates log from %"PRIu64" to "
+                       "%"PRIu64" entries\n", s->filename, rec_idx,
+                       s->log_end, index);
+                while (s->log_end > index) {
+                    raft_entry_destroy(
+                        &s->entries[--s->log_end - s->log_start]);
+                }
+            }
+            uint64_t prev_term = (s->log_end > s->log_start
+                                  ? s->entries[s->log_end - s->log_start
+                                               - 1].term
+                                  : s->header.snap.term);
+            if (r.term < prev_term) {
+                ovs_fatal(0, "%s: record %llu with index %"PRIu64" term "
+                          "%"PRIu64" precedes previous entry's term "
+                          "%"PRIu64, s->filename, rec_idx, index, r.term,
+                          prev_term);
+            }
+            size_t i = s->log_end++ - s->log_start;
+            if (i >= s->allocated) {
+                s->allocated = 2 * s->allocated + 8;
+                s->entries = xrealloc(s->entries,
+                                      s->allocated * sizeof *s->entries);
+            }
+            s->entries[i] = r.entry.e;
+            s->entries[i].term = r.term;
+            memset(&r.entry.e, 0, sizeof r.entry.e);
+            break;
+        }
+        case RAFT_REC_TERM:
+            break;
+        case RAFT_REC_VOTE:
+            if (r.term < term) {
+                ovs_fatal(0, "%s: record %llu votes for term %"PRIu64" but "
+                          "current term is %"PRIu64, s->filename, rec_idx,
+                          r.term, term);
+            } else if (!uuid_is_zero(&vote) && !uuid_equals(&vote, &r.sid)) {
+                char b1[8], b2[8];
+                ovs_fatal(0, "%s: record %llu votes for %s in term "
+                          "%"PRIu64" but a previous record for the same "
+                          "term voted for %s", s->filename, rec_idx,
+                          server_name(c, &vote, b1), r.term,
+                          server_name(c, &r.sid, b2));
+            }
+            vote = r.sid;
+            break;
+        case RAFT_REC_NOTE:
+            if (!strcmp(r.note, "left")) {
+                printf("%s: record %llu shows that the server left the "
+                       "cluster\n", s->filename, rec_idx);
+            }
+            break;
+        case RAFT_REC_COMMIT_INDEX:
+            if (r.commit_index < commit_index) {
+                ovs_fatal(0, "%s: record %llu regresses commit index from "
+                          "%"PRIu64" to %"PRIu64, s->filename, rec_idx,
+                          commit_index, r.commit_index);
+            } else if (r.commit_index >= s->log_end) {
+                ovs_fatal(0, "%s: record %llu advances commit index to "
+                          "%"PRIu64" but last log index is %"PRIu64,
+                          s->filename, rec_idx, r.commit_index,
+                          s->log_end - 1);
+            }
+            commit_index = r.commit_index;
+            record_commit(c, term, s, r.commit_index);
+            break;
+        case RAFT_REC_LEADER:
+            if (!uuid_equals(&r.sid, &leader)) {
+                if (uuid_is_zero(&leader)) {
+                    leader = r.sid;
+                    leader_rec_idx = rec_idx;
+                } else {
+                    char b1[8], b2[8];
+                    ovs_fatal(0, "%s: record %llu reports leader %s for "
+                              "term %"PRIu64" but record %"PRIu64" "
+                              "previously reported the leader as %s in "
+                              "that term", s->filename, rec_idx,
+                              server_name(c, &r.sid, b1), term,
+                              leader_rec_idx, server_name(c, &leader, b2));
+                }
+            }
+            record_leader(c, term, s, &r.sid);
+            break;
+        default:
+            break;
+        }
+        raft_record_destroy(&r);
+    }
+}
+
+static bool
+entries_equal(const struct raft_entry *a, const struct raft_entry *b)
+{
+    return (a->term == b->term && uuid_equals(&a->eid, &b->eid)
+            && (a->servers ? b->servers && json_equal(a->servers, b->servers)
+                : !b->servers)
+            && (a->data ? b->data && json_equal(a->data, b->data)
+                : !b->data));
+}
+
+/* Returns the entry as the reference prints it (sorted JSON); caller must
+ * free with free(). */
+static char *
+entry_to_string(const struct raft_entry *e)
+{
+    json_t *json = json_object();
+    json_object_set_new(json, "term", json_integer((long long) e->term));
+    if (e->data) {
+        char eid[UUID_LEN + 1];
+        uuid_to_string(&e->eid, eid);
+        json_object_set(json, "data", e->data);
+        json_object_set_new(json, "eid", json_string(eid));
+    }
+    if (e->servers) {
+        json_object_set(json, "servers", e->servers);
+    }
+    char *s = jsonx_to_string_sorted(json);
+    json_decref(json);
+    return s;
+}
+
+static void
+check_cluster_properties(struct check_cluster *c, uint64_t min_term,
+                         uint64_t max_term)
+{
+    /* Leader Completeness: an entry committed in a term is in the logs of
+     * the leaders of all later terms. */
+    if (min_term == UINT64_MAX || max_term == 0) {
+        ovs_fatal(0, "all logs are empty");
+    }
+    const struct term_report *commit = NULL;
+    for (uint64_t term = min_term; term <= max_term; term++) {
+        const struct term_report *leader = find_report(&c->leaders, term);
+        if (leader && leader->value && commit
+            && commit->value >= leader->value) {
+            ovs_fatal(0, "leader %s for term %"PRIu64" has log entries only "
+                      "up to index %"PRIu64", but index %"PRIu64" was "
+                      "committed in a previous term (e.g. by %s)",
+                      leader->server->filename, term, leader->value - 1,
+                      commit->value, commit->server->filename);
+        }
+        const struct term_report *next = find_report(&c->commits, term);
+        if (next && (!commit || next->value > commit->value)) {
+            commit = next;
+        }
+        if (term == UINT64_MAX) {
+            break;
+        }
+    }
+
+    /* Log Matching: entries with the same index and term are the same, and
+     * so are all the entries before them. */
+    for (size_t i = 0; i < c->n_servers; i++) {
+        for (size_t j = 0; j < c->n_servers; j++) {
+            struct check_server *a = &c->servers[i], *b = &c->servers[j];
+            if (a == b) {
+                continue;
+            }
+            bool must_equal = false;
+            uint64_t lo = MAX(a->log_start, b->log_start);
+            for (uint64_t idx = MIN(a->log_end, b->log_end) - 1;
+                 idx >= lo && idx != UINT64_MAX; idx--) {
+                const struct raft_entry *ae = &a->entries[idx - a->log_start];
+                const struct raft_entry *be = &b->entries[idx - b->log_start];
+                if (ae->term == be->term) {
+                    must_equal = true;
+                }
+                if (!must_equal || entries_equal(ae, be)) {
+                    continue;
+                }
+                ovs_fatal(0, "log entries with index %"PRIu64" differ:\n"
+                          "%s has %s\n%s has %s", idx, a->filename,
+                          entry_to_string(ae), b->filename,
+                          entry_to_string(be));
+            }
+        }
+    }
+
+    /* Each server is in its own configuration. */
+    for (size_t i = 0; i < c->n_servers; i++) {
+        const struct check_server *s = &c->servers[i];
+        char sid[9];
+        snprintf(sid, sizeof sid, "%04x", RAFT_SID_ARGS(&s->header.sid));
+        bool found = false;
+        for (uint64_t k = 0; !found && k <= s->log_end - s->log_start; k++) {
+            const json_t *servers = (!k ? s->header.snap.servers
+                                     : s->entries[k - 1].servers);
+            const char *key;
+            json_t *value;
+            json_object_foreach ((json_t *) servers, key, value) {
+                if (!strncmp(sid, key, 4)) {
+                    found = true;
+                }
+            }
+        }
+        if (!found) {
+            ovs_fatal(0, "%s: server %s not found in server list",
+                      s->filename, sid);
+        }
+    }
+}
+
+static void
+do_check_cluster(int argc, char *argv[])
+{
+    struct check_cluster c = {
+        .servers = xzalloc(argc * sizeof *c.servers),
+        .leaders = HMAP_INITIALIZER(&c.leaders),
+        .commits = HMAP_INITIALIZER(&c.commits),
+    };
+    struct ovsdb_log **logs = xzalloc(argc * sizeof *logs);
+    for (int i = 1; i < argc; i++) {
+        struct check_server *s = &c.servers[c.n_servers];
+        s->filename = argv[i];
+        struct ovsdb_log *log;
+        check(ovsdb_log_open_kind(s->filename, OVSDB_LOG_READ_ONLY,
+                                  OVSDB_LOG_CLUSTERED, &log));
+        read_cluster_header(log, &s->header);
+        if (s->header.joining) {
+            printf("%s has not joined the cluster, omitting\n",
+                   s->filename);
+            ovsdb_log_close(log);
+            raft_header_destroy(&s->header);
+            continue;
+        }
+        for (size_t j = 0; j < c.n_servers; j++) {
+            if (uuid_equals(&s->header.sid, &c.servers[j].header.sid)) {
+                ovs_fatal(0, "Duplicate server ID "RAFT_SID_FMT" in %s and "
+                          "%s.", RAFT_SID_ARGS(&s->header.sid), s->filename,
+                          c.servers[j].filename);
+            }
+        }
+        if (c.n_servers > 0) {
+            const struct check_server *s0 = &c.servers[0];
+            if (!uuid_equals(&s0->header.cid, &s->header.cid)) {
+                ovs_fatal(0, "%s has cluster ID "RAFT_SID_FMT" but %s has "
+                          "cluster ID "RAFT_SID_FMT, s0->filename,
+                          RAFT_SID_ARGS(&s0->header.cid), s->filename,
+                          RAFT_SID_ARGS(&s->header.cid));
+            }
+            if (strcmp(s0->header.name, s->header.name)) {
+                ovs_fatal(0, "%s is named \"%s\" but %s is named \"%s\"",
+                          s0->filename, s0->header.name, s->filename,
+                          s->header.name);
+            }
+        }
+        logs[c.n_servers++] = log;
+    }
+
+    uint64_t min_term = UINT64_MAX, max_term = 0;
+    for (size_t i = 0; i < c.n_servers; i++) {
+        check_server_log(&c, &c.servers[i], logs[i], &min_term, &max_term);
+        ovsdb_log_close(logs[i]);
+    }
+    check_cluster_properties(&c, min_term, max_term);
+
+    for (size_t i = 0; i < c.n_servers; i++) {
+        struct check_server *s = &c.servers[i];
+        for (uint64_t k = 0; k < s->log_end - s->log_start; k++) {
+            raft_entry_destroy(&s->entries[k]);
+        }
+        free(s->entries);
+        raft_header_destroy(&s->header);
+    }
+    struct term_report *r, *next;
+    HMAP_FOR_EACH_SAFE (r, next, node, &c.leaders) {
+        free(r);
+    }
+    HMAP_FOR_EACH_SAFE (r, next, node, &c.commits) {
+        free(r);
+    }
+    hmap_destroy(&c.leaders);
+    hmap_destroy(&c.commits);
+    free(c.servers);
+    free(logs);
+}
+
+/* cluster-to-standalone: the snapshot's schema and contents, then the
+ * transaction of every entry in the file, as the reference writes them. */
+static void
+write_standalone_record(struct ovsdb_log *out, const json_t *json)
+{
+    check(ovsdb_log_write(out, json));
+}
+
+static void
+do_cluster_to_standalone(int argc OVS_UNUSED, char *argv[])
+{
+    const char *standalone = argv[1];
+    const char *clustered = argv[2];
+    struct ovsdb_log *log = open_any(clustered);
+    struct ovsdb_log *out;
+    /* The reference creates the output before it checks the input. */
+    check(ovsdb_log_open(standalone, OVSDB_LOG_CREATE_EXCL, &out));
+    if (ovsdb_log_get_kind(log) != OVSDB_LOG_CLUSTERED) {
+        ovs_fatal(0, "Database is not clustered db.\n");
+    }
+    for (unsigned int i = 0;; i++) {
+        json_t *json;
+        check(ovsdb_log_read(log, &json));
+        if (!json) {
+            break;
+        }
+        if (i == 0) {
+            struct raft_header h;
+            check(raft_header_from_json(&h, json));
+            if (h.snap_index) {
+                const json_t *data = h.snap.data;
+                if (!json_is_array(data) || json_array_size(data) != 2) {
+                    ovs_fatal(0, "Incorrect raft header data array length");
+                }
+                const json_t *schema_json = json_array_get(data, 0);
+                if (!json_is_null(schema_json)) {
+                    struct ovsdb_schema *schema;
+                    check(ovsdb_schema_from_json(schema_json, &schema));
+                    ovsdb_schema_destroy(schema);
+                    write_standalone_record(out, schema_json);
+                }
+                const json_t *contents = json_array_get(data, 1);
+                if (!json_is_object(contents)) {
+                    ovs_fatal(0, "Invalid raft header data");
+                }
+                write_standalone_record(out, contents);
+            }
+            raft_header_destroy(&h);
+        } else {
+            struct raft_record r;
+            check(raft_record_from_json(&r, json));
+            const json_t *data = (r.type == RAFT_REC_ENTRY
+                                  ? r.entry.e.data : NULL);
+            if (data) {
+                if (!json_is_array(data) || json_array_size(data) != 2) {
+                    ovs_fatal(0, "Incorrect raft record array length");
+                }
+                const json_t *txn = json_array_get(data, 1);
+                if (!json_is_null(txn)) {
+                    write_standalone_record(out, txn);
+                }
+            }
+            raft_record_destroy(&r);
+        }
+        json_decref(json);
+    }
+    check(ovsdb_log_commit_block(out));
+    ovsdb_log_close(out);
+    ovsdb_log_close(log);
 }
 
 static noreturn void
@@ -536,22 +1446,31 @@ usage(void)
     printf("%s: Open vSwitch database management utility\n"
            "usage: %s [OPTIONS] COMMAND [ARG...]\n"
            "  create [DB [SCHEMA]]    create DB with the given SCHEMA\n"
+           "  [--election-timer=ms] create-cluster DB CONTENTS LOCAL\n"
+           "    create clustered DB with given CONTENTS and LOCAL address\n"
+           "  [--cid=UUID] join-cluster DB NAME LOCAL REMOTE...\n"
+           "    join clustered DB with given NAME and LOCAL and REMOTE "
+           "addrs\n"
            "  compact [DB [DST]]      compact DB in-place (or to DST)\n"
            "  convert [DB [SCHEMA [DST]]]   convert DB to SCHEMA (to DST)\n"
            "  db-name [DB]            report name of schema used by DB\n"
            "  db-version [DB]         report version of schema used by DB\n"
            "  db-cksum [DB]           report checksum of schema used by DB\n"
+           "  db-cid DB               report cluster ID of clustered DB\n"
+           "  db-sid DB               report server ID of clustered DB\n"
+           "  db-local-address DB     report local address of clustered DB\n"
            "  db-is-clustered DB      test whether DB is clustered\n"
            "  db-is-standalone DB     test whether DB is standalone\n"
            "  schema-name [SCHEMA]    report SCHEMA's name\n"
            "  schema-version [SCHEMA] report SCHEMA's schema version\n"
            "  schema-cksum [SCHEMA]   report SCHEMA's checksum\n"
-           "  needs-conversion [DB [SCHEMA]]  does DB need conversion to "
-           "SCHEMA?\n"
            "  compare-versions A OP B  compare OVSDB schema version "
            "numbers\n"
            "  query [DB] TRNS         execute read-only transaction on DB\n"
            "  transact [DB] TRNS      execute read/write transaction on DB\n"
+           "  cluster-to-standalone DB DB    Convert clustered DB to\n"
+           "      standalone DB when cluster is down and cannot be\n"
+           "        revived\n"
            "  [-m]... show-log [DB]   print DB's log entries\n"
            "The default DB is %s/conf.db.\n"
            "The default SCHEMA is %s/vswitch.ovsschema.\n"
@@ -593,12 +1512,17 @@ struct command {
 
 static const struct command commands[] = {
     { "create", 0, 2, do_create },
+    { "create-cluster", 3, 3, do_create_cluster },
+    { "join-cluster", 4, INT_MAX, do_join_cluster },
     { "compact", 0, 2, do_compact },
     { "convert", 0, 3, do_convert },
     { "needs-conversion", 0, 2, do_needs_conversion },
     { "db-name", 0, 1, do_db_name },
     { "db-version", 0, 1, do_db_version },
     { "db-cksum", 0, 1, do_db_cksum },
+    { "db-cid", 1, 1, do_db_cid },
+    { "db-sid", 1, 1, do_db_sid },
+    { "db-local-address", 1, 1, do_db_local_address },
     { "db-is-clustered", 1, 1, do_db_is_clustered },
     { "db-is-standalone", 1, 1, do_db_is_standalone },
     { "schema-name", 0, 1, do_schema_name },
@@ -607,6 +1531,8 @@ static const struct command commands[] = {
     { "query", 1, 2, do_query },
     { "transact", 1, 2, do_transact },
     { "show-log", 0, 1, do_show_log },
+    { "check-cluster", 1, INT_MAX, do_check_cluster },
+    { "cluster-to-standalone", 2, 2, do_cluster_to_standalone },
     { "compare-versions", 3, 3, do_compare_versions },
 };
 
@@ -621,6 +1547,8 @@ main(int argc, char *argv[])
         { "verbose", optional_argument, NULL, 'v' },
         { "log-file", optional_argument, NULL, 'L' },
         { "rbac-role", required_argument, NULL, 'R' },
+        { "cid", required_argument, NULL, 'C' },
+        { "election-timer", required_argument, NULL, 'E' },
         { "option", no_argument, NULL, 'o' },
         { NULL, 0, NULL, 0 },
     };
@@ -638,6 +1566,15 @@ main(int argc, char *argv[])
         case 'V':
             ovsdb_print_version();
             return 0;
+        case 'C':
+            if (!uuid_from_string(&cid, optarg) || uuid_is_zero(&cid)) {
+                ovs_fatal(0, "%s: not a valid UUID", optarg);
+            }
+            break;
+        case 'E':
+            election_timer = atoll(optarg);
+            check(cluster_file_validate_election_timer(election_timer));
+            break;
         case 'o':
             print_options(long_options, "mhVv::o");
             return 0;

@@ -20,6 +20,7 @@
 #include "ovsdb/schema.h"
 #include "ovsdb/server.h"
 #include "ovsdb/table.h"
+#include "ovsdb/record.h"
 #include "ovsdb/txn.h"
 
 VLOG_DEFINE_THIS_MODULE(relay);
@@ -386,7 +387,7 @@ ovsdb_relay_updates_to_txn(struct ovsdb *db, const json_t *updates,
     if (!record) {
         error = ovsdb_error(OVSDB_E_SYNTAX, "malformed table updates");
     } else if (json_object_size(record)) {
-        error = ovsdb_txn_from_json(db, record, !full, txnp);
+        error = ovsdb_record_to_txn(db, record, !full, txnp);
         if (!error) {
             error = ovsdb_txn_precommit(*txnp);
             if (error) {

@@ -22,6 +22,7 @@
 #include "ovsdb/monitor.h"
 #include "ovsdb/remotes.h"
 #include "ovsdb/ovsdb.h"
+#include "ovsdb/raft.h"
 #include "ovsdb/schema.h"
 #include "ovsdb/session.h"
 #include "ovsdb/storage.h"
@@ -44,6 +45,10 @@ struct ovsdb_server_db {
     struct ovsdb_relay *relay;      /* Feeds a relay database, or NULL. */
     struct ovsdb_monitor_hub *hub;
     unsigned long long commit_seqno;
+
+    /* A clustered database: what its "_Server" row says now. */
+    bool cluster_leader, cluster_connected;
+    uint64_t cluster_index;
 };
 
 /* One target the server listens on or connects to, with its options (from
@@ -229,6 +234,39 @@ ovsdb_server_list_dbs(const struct ovsdb_server *srv)
     return names;
 }
 
+/* Brings the "_Server" row of clustered database 'sdb' up to date with its
+ * Raft member (always if 'force'). */
+static void
+sync_cluster_status(struct ovsdb_server_db *sdb, bool force)
+{
+    const struct raft *raft = ovsdb_server_db_get_raft(sdb);
+    if (!raft) {
+        return;
+    }
+    bool leader = raft_is_leader(raft);
+    bool connected = raft_is_connected(raft);
+    uint64_t index = raft_get_applied_index(raft);
+    struct ovsdb *sysdb = sdb->server->sysdb->db;
+    if (force || leader != sdb->cluster_leader
+        || connected != sdb->cluster_connected) {
+        sdb->cluster_leader = leader;
+        sdb->cluster_connected = connected;
+        ovsdb_sysdb_set_status(sysdb, sdb->name, "clustered", connected,
+                               leader);
+    }
+    if (force || index != sdb->cluster_index) {
+        sdb->cluster_index = index;
+        ovsdb_sysdb_set_cluster(sysdb, sdb->name, raft_get_cid(raft),
+                                raft_get_sid(raft), index);
+    }
+}
+
+struct raft *
+ovsdb_server_db_get_raft(const struct ovsdb_server_db *sdb)
+{
+    return sdb->storage ? ovsdb_storage_get_raft(sdb->storage) : NULL;
+}
+
 struct ovsdb_error *
 ovsdb_server_add_db(struct ovsdb_server *srv, const char *file,
                     char **namep)
@@ -249,8 +287,11 @@ ovsdb_server_add_db(struct ovsdb_server *srv, const char *file,
         return error;
     }
     ovsdb_storage_set_memory_trim(storage, srv->memory_trim);
-    server_db_create(srv, name, db, storage);
+    struct ovsdb_server_db *sdb = server_db_create(srv, name, db, storage);
     ovsdb_sysdb_add(srv->sysdb->db, name, ovsdb_get_schema(db));
+    if (ovsdb_storage_get_raft(storage)) {
+        sync_cluster_status(sdb, true);
+    }
     if (namep) {
         *namep = xstrdup(name);
     }
@@ -370,6 +411,7 @@ ovsdb_server_convert_db(struct ovsdb_server_db *sdb,
     sdb->commit_seqno++;
     ovsdb_sysdb_set_schema(srv->sysdb->db, sdb->name,
                            ovsdb_get_schema(converted));
+    sync_cluster_status(sdb, false);
     return NULL;
 }
 
@@ -456,6 +498,7 @@ ovsdb_server_db_flush(struct ovsdb_server_db *sdb)
         ovsdb_session_batch_done(srv->sessions[i].session, sdb, error);
     }
     ovsdb_error_destroy(error);
+    sync_cluster_status(sdb, false);
 }
 
 void
@@ -475,6 +518,7 @@ ovsdb_server_db_commit_txn(struct ovsdb_server_db *sdb,
     if (sdb->storage) {
         error = ovsdb_storage_commit_txn(sdb->storage, txn, false);
     }
+    sync_cluster_status(sdb, false);
     if (error) {
         ovsdb_txn_abort(txn);
     } else {

@@ -38,6 +38,7 @@ struct ovsdb_relay;
 struct ovsdb_schema;
 struct ovsdb_ssl_config;
 struct ovsdb_txn;
+struct raft;
 struct uuid;
 
 struct ovsdb_server;
@@ -94,6 +95,8 @@ const char *ovsdb_server_db_get_name(const struct ovsdb_server_db *);
 struct ovsdb *ovsdb_server_db_get_ovsdb(const struct ovsdb_server_db *);
 struct ovsdb_monitor_hub *ovsdb_server_db_get_hub(
     const struct ovsdb_server_db *);
+/* The Raft member of clustered database 'sdb' (borrowed), or NULL. */
+struct raft *ovsdb_server_db_get_raft(const struct ovsdb_server_db *);
 /* The relay that feeds 'sdb', or NULL if it is not a relay database. */
 struct ovsdb_relay *ovsdb_server_db_get_relay(const struct ovsdb_server_db *);
 /* Sets the "model", "connected" and "leader" columns of 'sdb''s row in

@@ -10,18 +10,24 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "lib/allocator.h"
+#include "lib/dirs.h"
 #include "lib/ds.h"
 #include "lib/poll-loop.h"
 #include "lib/timeval.h"
 #include "lib/vlog.h"
 #include "ovsdb/error.h"
+#include "ovsdb/cluster-file.h"
 #include "ovsdb/file.h"
 #include "ovsdb/log.h"
 #include "ovsdb/ovsdb.h"
+#include "ovsdb/raft.h"
+#include "ovsdb/record.h"
 #include "ovsdb/txn.h"
 
 VLOG_DEFINE_THIS_MODULE(ovsdb_storage);
@@ -36,7 +42,8 @@ VLOG_DEFINE_THIS_MODULE(ovsdb_storage);
 struct ovsdb_storage {
     char *name;
     struct ovsdb *db;               /* Borrowed: the caller owns it. */
-    struct ovsdb_log *log;
+    struct ovsdb_log *log;          /* A standalone file, or NULL. */
+    struct raft *raft;              /* A clustered file, or NULL. */
 
     /* Policy. */
     long long min_msec, min_bytes;
@@ -55,12 +62,16 @@ struct ovsdb_storage {
     unsigned long long n_pending;   /* Number of records in 'pending'. */
 
     /* Group commit: what was committed since the last flush. */
-    struct ds batch;                /* Formatted records, not written. */
+    struct ds batch;                /* Formatted records, not written
+                                     * (standalone), or scratch space for
+                                     * one entry's DATA (clustered). */
     unsigned long long batch_records;   /* Number of records in 'batch'. */
     bool batch_durable;             /* Some transaction asked for fsync. */
     struct ovsdb_txn **txns;        /* Deferred, in commit order. */
     size_t n_txns, allocated_txns;
     bool rewrite_soon;              /* A failed fsync was undone. */
+    uint64_t batch_last_index;      /* Clustered: the batch's last entry, */
+    struct uuid batch_last_eid;     /* and the last with data; or zeros. */
 
     /* Statistics. */
     unsigned long long n_batches, n_batch_failures;
@@ -78,23 +89,110 @@ env_llong(const char *name, long long dflt)
     return s && str_to_llong(s, &v) && v >= 0 ? v : dflt;
 }
 
+static off_t
+file_size(const struct ovsdb_storage *s)
+{
+    return s->raft ? raft_get_file_size(s->raft) : ovsdb_log_get_offset(s->log);
+}
+
+static unsigned long long
+n_records(const struct ovsdb_storage *s)
+{
+    return (s->raft ? raft_get_n_log_entries(s->raft)
+            : ovsdb_log_get_n_records(s->log));
+}
+
+static bool
+log_is_broken(const struct ovsdb_storage *s)
+{
+    return s->log && ovsdb_log_is_broken(s->log);
+}
+
 static void
 mark_base(struct ovsdb_storage *s)
 {
     s->last_compact = time_msec();
-    s->base_size = ovsdb_log_get_offset(s->log);
-    s->base_records = ovsdb_log_get_n_records(s->log);
+    s->base_size = file_size(s);
+    s->base_records = n_records(s);
+}
+
+/* Stores in '*kindp' whether 'path' is a standalone or a clustered
+ * file. */
+static struct ovsdb_error *
+read_kind(const char *path, enum ovsdb_log_kind *kindp)
+{
+    struct ovsdb_log *log;
+    struct ovsdb_error *error = ovsdb_log_open_kind(
+        path, OVSDB_LOG_READ_ONLY, OVSDB_LOG_ANY, &log);
+    if (!error) {
+        *kindp = ovsdb_log_get_kind(log);
+        ovsdb_log_close(log);
+    }
+    return error;
+}
+
+/* Opens the clustered file 'path' as this server's Raft member. */
+static struct ovsdb_error *
+open_clustered(const char *path, struct raft **raftp, struct ovsdb **dbp)
+{
+    struct ovsdb_error *error = raft_open(path, raftp);
+    if (!error) {
+        error = raft_read_db(*raftp, dbp);
+        if (error) {
+            raft_close(*raftp);
+            *raftp = NULL;
+        }
+    }
+    return error;
+}
+
+static struct ovsdb_error *open__(const char *path, const char *name,
+                                  struct ovsdb_storage **,
+                                  struct ovsdb **);
+
+/* Returns 'path' made absolute (caller must free with free()), so that
+ * compaction, which creates files next to it, still finds its directory
+ * after the server detached and changed to "/".  A file that cannot be
+ * found keeps its name as given, so that the error names it that way. */
+static char *
+absolute_path(const char *path)
+{
+    struct stat st;
+    char cwd[PATH_MAX];
+    if (path[0] == '/' || stat(path, &st) || !getcwd(cwd, sizeof cwd)) {
+        return xstrdup(path);
+    }
+    return dirs_abs_file_name(cwd, path);
 }
 
 struct ovsdb_error *
 ovsdb_storage_open(const char *path, struct ovsdb_storage **storagep,
                    struct ovsdb **dbp)
 {
+    char *abs_path = absolute_path(path);
+    struct ovsdb_error *error = open__(abs_path, path, storagep, dbp);
+    free(abs_path);
+    return error;
+}
+
+/* Does the work of ovsdb_storage_open(): 'path' is the file's absolute
+ * name, 'name' the name to use in messages. */
+static struct ovsdb_error *
+open__(const char *path, const char *name, struct ovsdb_storage **storagep,
+       struct ovsdb **dbp)
+{
     *storagep = NULL;
-    struct ovsdb_log *log;
-    struct ovsdb_error *tail_error;
-    struct ovsdb_error *error = ovsdb_file_open(path, dbp, &log,
-                                                &tail_error);
+    *dbp = NULL;
+    struct ovsdb_log *log = NULL;
+    struct raft *raft = NULL;
+    struct ovsdb_error *tail_error = NULL;
+    enum ovsdb_log_kind kind;
+    struct ovsdb_error *error = read_kind(path, &kind);
+    if (!error) {
+        error = (kind == OVSDB_LOG_CLUSTERED
+                 ? open_clustered(path, &raft, dbp)
+                 : ovsdb_file_open(path, dbp, &log, &tail_error));
+    }
     if (error) {
         return error;
     }
@@ -111,9 +209,10 @@ ovsdb_storage_open(const char *path, struct ovsdb_storage **storagep,
     allocator_release_free_memory();
 
     struct ovsdb_storage *s = xzalloc(sizeof *s);
-    s->name = xstrdup(path);
+    s->name = xstrdup(name);
     s->db = *dbp;
     s->log = log;
+    s->raft = raft;
     s->min_msec = env_llong("OVSDB_COMPACT_MIN_MSEC", COMPACT_MIN_MSEC);
     s->min_bytes = env_llong("OVSDB_COMPACT_MIN_BYTES", COMPACT_MIN_BYTES);
     s->child_fd = -1;
@@ -151,6 +250,7 @@ ovsdb_storage_close(struct ovsdb_storage *s)
         ovsdb_error_destroy(ovsdb_storage_flush(s));
         cancel_compaction(s);
         ovsdb_log_close(s->log);
+        raft_close(s->raft);
         ovsdb_error_destroy(s->compact_error);
         ds_destroy(&s->child_msg);
         ds_destroy(&s->pending);
@@ -165,6 +265,12 @@ const char *
 ovsdb_storage_get_name(const struct ovsdb_storage *s)
 {
     return s->name;
+}
+
+struct raft *
+ovsdb_storage_get_raft(const struct ovsdb_storage *s)
+{
+    return s->raft;
 }
 
 void
@@ -194,14 +300,14 @@ ovsdb_storage_last_compact_error(const struct ovsdb_storage *s)
 void
 ovsdb_storage_put_stats(const struct ovsdb_storage *s, struct ds *out)
 {
-    ds_put_format(out, "records:%llu size:%lld compactions:%llu "
+    ds_put_format(out, "%s:%llu size:%lld compactions:%llu "
                   "batches:%llu max-batch:%zu failed-batches:%llu%s%s",
-                  ovsdb_log_get_n_records(s->log),
-                  (long long) ovsdb_log_get_offset(s->log),
+                  s->raft ? "raft-log" : "records", n_records(s),
+                  (long long) file_size(s),
                   s->n_compactions, s->n_batches, s->max_batch,
                   s->n_batch_failures,
                   s->child_pid > 0 ? " compacting" : "",
-                  ovsdb_log_is_broken(s->log) ? " broken" : "");
+                  log_is_broken(s) ? " broken" : "");
 }
 
 /* ---------------------------------------------------------------------
@@ -219,7 +325,7 @@ batch_append(struct ovsdb_storage *s, const struct ovsdb_txn *txn,
      * of a big transaction, or a second copy of its text, would cost
      * several times the text. */
     size_t start = s->batch.length;
-    if (ovsdb_file_put_txn_record(&s->batch, txn)) {
+    if (ovsdb_record_put_txn(&s->batch, txn)) {
         ovsdb_log_finish_record(&s->batch, start);
         s->batch_records++;
         s->batch_durable = s->batch_durable || durable;
@@ -230,6 +336,50 @@ bool
 ovsdb_storage_has_pending(const struct ovsdb_storage *s)
 {
     return s->n_txns || s->batch.length;
+}
+
+/* Clustered: proposes the record of 'txn' (borrowed), if it changed
+ * anything persistent, as a Raft entry [null, RECORD]. */
+static struct ovsdb_error *
+propose_txn(struct ovsdb_storage *s, const struct ovsdb_txn *txn)
+{
+    ds_clear(&s->batch);
+    ds_put_cstr(&s->batch, "[null,");
+    if (!ovsdb_record_put_txn(&s->batch, txn)) {
+        ds_clear(&s->batch);
+        return NULL;
+    }
+    ds_put_char(&s->batch, ']');
+    struct ovsdb_error *error = raft_propose(s->raft, s->batch.string,
+                                             s->batch.length,
+                                             &s->batch_last_eid,
+                                             &s->batch_last_index);
+    if (s->batch.allocated >= BIG_BATCH_BYTES) {
+        ds_destroy(&s->batch);
+        ds_init(&s->batch);
+    }
+    ds_clear(&s->batch);
+    return error;
+}
+
+/* Clustered: makes the batch's entries durable and committed, or cuts
+ * them off again. */
+static struct ovsdb_error *
+raft_batch_write(struct ovsdb_storage *s)
+{
+    struct ovsdb_error *error = raft_sync(s->raft);
+    if (error) {
+        char *msg = ovsdb_error_to_string(error);
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+        VLOG_ERR_RL(&rl, "%s: commit failed (%zu transaction(s) in the "
+                    "batch): %s", s->name, MAX(s->n_txns, (size_t) 1), msg);
+        free(msg);
+    } else if (s->batch_last_index) {
+        raft_set_applied(s->raft, s->batch_last_index, &s->batch_last_eid);
+    }
+    s->batch_last_index = 0;
+    uuid_zero(&s->batch_last_eid);
+    return error;
 }
 
 /* Writes the batch with one write (and one fsync if any of it is durable).
@@ -273,7 +423,7 @@ ovsdb_storage_flush(struct ovsdb_storage *s)
     if (!ovsdb_storage_has_pending(s)) {
         return NULL;
     }
-    struct ovsdb_error *error = batch_write(s);
+    struct ovsdb_error *error = s->raft ? raft_batch_write(s) : batch_write(s);
     if (error) {
         s->n_batch_failures++;
         for (size_t i = s->n_txns; i-- > 0;) {
@@ -305,12 +455,23 @@ struct ovsdb_error *
 ovsdb_storage_commit_defer(struct ovsdb_storage *s, struct ovsdb_txn *txn,
                            bool durable)
 {
-    /* A log that refuses writes fails the commit now, as it always did. */
-    struct ovsdb_error *error = ovsdb_log_write_records(s->log, NULL, 0, 0);
-    if (error) {
-        return error;
+    struct ovsdb_error *error;
+    if (s->raft) {
+        /* Every clustered commit is durable: Raft counts only entries on
+         * disk.  A member that is not the leader fails here. */
+        error = propose_txn(s, txn);
+        if (error) {
+            return error;
+        }
+    } else {
+        /* A log that refuses writes fails the commit now, as it always
+         * did. */
+        error = ovsdb_log_write_records(s->log, NULL, 0, 0);
+        if (error) {
+            return error;
+        }
+        batch_append(s, txn, durable);
     }
-    batch_append(s, txn, durable);
     ovsdb_txn_commit_defer(txn);
     if (s->n_txns >= s->allocated_txns) {
         s->txns = x2nrealloc(s->txns, &s->allocated_txns, sizeof *s->txns);
@@ -323,6 +484,13 @@ struct ovsdb_error *
 ovsdb_storage_commit_txn(struct ovsdb_storage *s, const struct ovsdb_txn *txn,
                          bool durable)
 {
+    if (s->raft) {
+        struct ovsdb_error *error = propose_txn(s, txn);
+        if (error) {
+            return error;
+        }
+        return raft_batch_write(s);
+    }
     batch_append(s, txn, durable);
     return ovsdb_storage_flush(s);
 }
@@ -354,9 +522,27 @@ compaction_done(struct ovsdb_storage *s, struct ovsdb_error *error)
     }
 }
 
+/* Clustered: replaces the log up to the last applied entry by a snapshot
+ * of the database, in this process (the reference does the same). */
+static struct ovsdb_error *
+raft_compact(struct ovsdb_storage *s)
+{
+    struct ds data = DS_EMPTY_INITIALIZER;
+    cluster_file_put_db_data(&data, s->db, COMPACT_COMMENT);
+    struct ovsdb_error *error = raft_store_snapshot(s->raft, data.string,
+                                                    data.length);
+    ds_destroy(&data);
+    return error;
+}
+
 struct ovsdb_error *
 ovsdb_storage_compact_sync(struct ovsdb_storage *s)
 {
+    if (s->raft) {
+        struct ovsdb_error *error = raft_compact(s);
+        compaction_done(s, error ? ovsdb_error_clone(error) : NULL);
+        return error;
+    }
     cancel_compaction(s);
     struct ovsdb_log *new;
     struct ovsdb_error *error = ovsdb_log_replace_start(s->log, &new);
@@ -372,10 +558,36 @@ ovsdb_storage_compact_sync(struct ovsdb_storage *s)
     return error;
 }
 
+/* Clustered: commits the whole of 'db', schema included, as one entry, as
+ * the reference commits an online conversion. */
+static struct ovsdb_error *
+raft_replace_db(struct ovsdb_storage *s, struct ovsdb *db,
+                const char *comment)
+{
+    struct ds data = DS_EMPTY_INITIALIZER;
+    cluster_file_put_db_data(&data, db, comment);
+    struct uuid eid;
+    uint64_t index;
+    struct ovsdb_error *error = raft_propose(s->raft, data.string,
+                                             data.length, &eid, &index);
+    ds_destroy(&data);
+    if (!error) {
+        error = raft_sync(s->raft);
+    }
+    if (!error) {
+        raft_set_applied(s->raft, index, &eid);
+        s->db = db;
+    }
+    return error;
+}
+
 struct ovsdb_error *
 ovsdb_storage_replace_db(struct ovsdb_storage *s, struct ovsdb *db,
                          const char *comment)
 {
+    if (s->raft) {
+        return raft_replace_db(s, db, comment);
+    }
     cancel_compaction(s);
     struct ovsdb_log *new;
     struct ovsdb_error *error = ovsdb_log_replace_start(s->log, &new);
@@ -429,6 +641,9 @@ ovsdb_storage_compact(struct ovsdb_storage *s)
 {
     if (s->child_pid > 0) {
         return NULL;
+    }
+    if (s->raft) {
+        return ovsdb_storage_compact_sync(s);
     }
     struct ovsdb_error *error = ovsdb_log_replace_start(s->log,
                                                         &s->new_log);
@@ -531,12 +746,12 @@ should_compact(const struct ovsdb_storage *s, long long now)
     if (now < s->last_compact + s->min_msec) {
         return false;
     }
-    off_t size = ovsdb_log_get_offset(s->log);
+    off_t size = file_size(s);
     if (size >= s->min_bytes && size >= COMPACT_FACTOR * s->base_size) {
         return true;
     }
     return (now >= s->last_compact + COMPACT_MAX_MSEC
-            && (ovsdb_log_get_n_records(s->log) - s->base_records
+            && (n_records(s) - s->base_records
                 >= COMPACT_MAX_RECORDS));
 }
 
@@ -547,8 +762,11 @@ ovsdb_storage_run(struct ovsdb_storage *s)
         poll_child(s);
         return;
     }
+    if (s->raft) {
+        raft_run(s->raft);
+    }
     long long now = time_msec();
-    if (ovsdb_log_is_broken(s->log)) {
+    if (log_is_broken(s)) {
         if (now >= s->next_recover) {
             struct ovsdb_error *error = ovsdb_storage_compact_sync(s);
             if (error) {
@@ -574,9 +792,12 @@ ovsdb_storage_run(struct ovsdb_storage *s)
 void
 ovsdb_storage_wait(struct ovsdb_storage *s)
 {
+    if (s->raft) {
+        raft_wait(s->raft);
+    }
     if (s->child_pid > 0) {
         poll_fd_wait(s->child_fd, POLLIN);
-    } else if (ovsdb_log_is_broken(s->log)) {
+    } else if (log_is_broken(s)) {
         poll_timer_wait_until(s->next_recover);
     } else if (s->rewrite_soon || ovsdb_storage_has_pending(s)) {
         poll_immediate_wake();

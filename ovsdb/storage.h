@@ -1,5 +1,21 @@
 /* ovsdb/storage.h: the on-disk side of one database, as the server uses it.
  *
+ * One interface, two kinds of file, told apart by their magic at open: a
+ * standalone file (ovsdb/log, ovsdb/file) or a clustered one, served
+ * through this server's Raft member (ovsdb/raft).  Everything below holds
+ * for both, except where it says "standalone" or "clustered":
+ *   - Clustered, ovsdb_storage_commit_defer() proposes the transaction's
+ *     record as a Raft entry [null, RECORD] and fails with "not leader"
+ *     on a member that is not the leader; every clustered commit is
+ *     durable (Raft counts only entries on disk), and ovsdb_storage_flush()
+ *     returns once the batch is committed.  Today that is at once (a
+ *     cluster of one); with other members it will be when a majority has
+ *     the entries, so callers must already treat the flush as the moment
+ *     the outcome becomes known.
+ *   - Clustered compaction writes a Raft snapshot (the header's prev_*
+ *     fields) in this process, as the reference does; conversion commits
+ *     the new schema and contents as one entry.
+ *
  *     struct ovsdb_storage *s;
  *     struct ovsdb *db;
  *     error = ovsdb_storage_open("conf.db", &s, &db);
@@ -75,6 +91,7 @@ struct ds;
 struct ovsdb;
 struct ovsdb_error;
 struct ovsdb_txn;
+struct raft;
 
 struct ovsdb_storage;
 
@@ -94,6 +111,10 @@ void ovsdb_storage_close(struct ovsdb_storage *);
 
 /* The file name; borrowed (valid until the storage is closed). */
 const char *ovsdb_storage_get_name(const struct ovsdb_storage *);
+
+/* The Raft member of a clustered database (borrowed, valid until the
+ * storage is closed), or NULL for a standalone one. */
+struct raft *ovsdb_storage_get_raft(const struct ovsdb_storage *);
 
 /* Adds 'txn' (after a successful precommit) to the batch and makes its
  * changes the database's committed state; fsyncs at the flush if

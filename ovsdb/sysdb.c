@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include "lib/json-util.h"
+#include "lib/uuid.h"
 #include "lib/vlog.h"
 #include "ovsdb/error.h"
 #include "ovsdb/execution.h"
@@ -111,6 +112,23 @@ ovsdb_sysdb_set_status(struct ovsdb *sysdb, const char *name,
     json_t *where = json_pack("[[s s s]]", "name", "==", name);
     json_t *row = json_pack("{s:s s:b s:b}", "model", model,
                             "connected", connected, "leader", leader);
+    execute(sysdb, json_pack("{s:s s:s s:o s:o}", "op", "update",
+                             "table", "Database", "where", where,
+                             "row", row));
+}
+
+void
+ovsdb_sysdb_set_cluster(struct ovsdb *sysdb, const char *name,
+                        const struct uuid *cid, const struct uuid *sid,
+                        uint64_t index)
+{
+    char cid_s[UUID_LEN + 1], sid_s[UUID_LEN + 1];
+    uuid_to_string(cid, cid_s);
+    uuid_to_string(sid, sid_s);
+    json_t *where = json_pack("[[s s s]]", "name", "==", name);
+    json_t *row = json_pack("{s:[s s] s:[s s] s:I}",
+                            "cid", "uuid", cid_s, "sid", "uuid", sid_s,
+                            "index", (json_int_t) index);
     execute(sysdb, json_pack("{s:s s:s s:o s:o}", "op", "update",
                              "table", "Database", "where", where,
                              "row", row));

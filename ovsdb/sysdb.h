@@ -8,9 +8,11 @@
 #define OVSDB_SYSDB_H 1
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct ovsdb;
 struct ovsdb_schema;
+struct uuid;
 
 /* Returns a new, empty "_Server" database; caller must free with
  * ovsdb_destroy(). */
@@ -30,6 +32,12 @@ void ovsdb_sysdb_set_schema(struct ovsdb *sysdb, const char *name,
  * with its upstream). */
 void ovsdb_sysdb_set_status(struct ovsdb *sysdb, const char *name,
                             const char *model, bool connected, bool leader);
+
+/* Sets the cluster columns of database 'name''s row: its cluster and
+ * server ids and the index of the last Raft entry it applied. */
+void ovsdb_sysdb_set_cluster(struct ovsdb *sysdb, const char *name,
+                             const struct uuid *cid, const struct uuid *sid,
+                             uint64_t index);
 
 /* Deletes the row for database 'name', if any. */
 void ovsdb_sysdb_remove(struct ovsdb *sysdb, const char *name);

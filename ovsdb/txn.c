@@ -752,128 +752,31 @@ ovsdb_txn_precommit(struct ovsdb_txn *txn)
     return error;
 }
 
-/* Output. */
-
-/* Appends ',"NAME":' (without the comma if 'first') to 'out'. */
-static void
-put_member_name(struct ds *out, const char *name, bool first)
+size_t
+ovsdb_txn_get_n_tables(const struct ovsdb_txn *txn)
 {
-    if (!first) {
-        ds_put_char(out, ',');
-    }
-    jsonx_put_string(out, name, strlen(name));
-    ds_put_char(out, ':');
+    return txn->n_tables;
 }
 
-/* Appends the record's value for 'tr' to 'out': null for a delete, else
- * an object of the columns to write (see ovsdb_txn_to_json() in txn.h).
- * Returns false, with nothing appended, for a modify that changed no
- * persistent column. */
-static bool
-put_row(struct ds *out, const struct ovsdb_txn_row *tr)
+const struct ovsdb_table *
+ovsdb_txn_get_table(const struct ovsdb_txn *txn, size_t i)
 {
-    if (!tr->new) {
-        ds_put_cstr(out, "null");
-        return true;
-    }
-
-    const struct ovsdb_table_schema *ts = tr_schema(tr);
-    size_t start = out->length;
-    bool first = true;
-    ds_put_char(out, '{');
-    for (size_t i = OVSDB_N_STD_COLUMNS; i < ts->n_columns; i++) {
-        const struct ovsdb_column *column = ts->columns[i];
-        const struct ovsdb_type *type = &column->type;
-        const struct ovsdb_datum *d = &tr->new->fields[i];
-        if (!column->is_persistent) {
-            continue;
-        }
-        if (!tr->old) {
-            if (!ovsdb_datum_is_default(d, type)) {
-                put_member_name(out, column->name, first);
-                ovsdb_datum_put_json(out, d, type);
-                first = false;
-            }
-        } else if (bitmap_is_set(tr->changed, i)) {
-            put_member_name(out, column->name, first);
-            first = false;
-            /* As the reference reads it back: a diff applies to a value
-             * that is not the default, and replaces a default one. */
-            const struct ovsdb_datum *old = &tr->old->fields[i];
-            if (ovsdb_type_is_composite(type)
-                && !ovsdb_datum_is_default(old, type)) {
-                struct ovsdb_datum diff;
-                ovsdb_datum_diff(&diff, old, d, type);
-                ovsdb_datum_put_json(out, &diff, type);
-                ovsdb_datum_destroy(&diff, type);
-            } else {
-                ovsdb_datum_put_json(out, d, type);
-            }
-        }
-    }
-    if (tr->old && first) {
-        ds_truncate(out, start);
-        return false;
-    }
-    ds_put_char(out, '}');
-    return true;
+    return txn->tables[i]->table;
 }
 
-bool
-ovsdb_txn_put_changes(const struct ovsdb_txn *txn, struct ds *out)
+void
+ovsdb_txn_for_each_change_in_table(const struct ovsdb_txn *txn, size_t i,
+                                   ovsdb_txn_change_cb *cb, void *aux)
 {
-    bool any = false;
-    for (size_t t = 0; t < txn->n_tables; t++) {
-        const struct ovsdb_txn_table *tt = txn->tables[t];
-        size_t start = out->length;
-        bool first = true;
-        put_member_name(out, tt->table->schema->name, !any);
-        ds_put_char(out, '{');
-        const struct ovsdb_txn_row *tr;
-        HMAP_FOR_EACH (tr, hmap_node, &tt->txn_rows) {
-            if (!is_change(tr)) {
-                continue;
+    const struct ovsdb_txn_table *tt = txn->tables[i];
+    const struct ovsdb_txn_row *tr;
+    HMAP_FOR_EACH (tr, hmap_node, &tt->txn_rows) {
+        if (is_change(tr) && tr->changed) {
+            if (!cb(tt->table, tr->old, tr->new, tr->changed, aux)) {
+                return;
             }
-            size_t row_start = out->length;
-            if (!first) {
-                ds_put_char(out, ',');
-            }
-            char *p = ds_put_uninit(out, UUID_LEN + 3);
-            p[0] = '"';
-            uuid_to_string(&tr->uuid, p + 1);
-            memcpy(p + 1 + UUID_LEN, "\":", 2);
-            if (put_row(out, tr)) {
-                first = false;
-            } else {
-                ds_truncate(out, row_start);
-            }
-        }
-        if (first) {
-            ds_truncate(out, start);
-        } else {
-            ds_put_char(out, '}');
-            any = true;
         }
     }
-    return any;
-}
-
-json_t *
-ovsdb_txn_to_json(const struct ovsdb_txn *txn)
-{
-    struct ds s = DS_EMPTY_INITIALIZER;
-    ds_put_char(&s, '{');
-    json_t *json = NULL;
-    if (ovsdb_txn_put_changes(txn, &s)) {
-        ds_put_char(&s, '}');
-        char *error;
-        json = jsonx_from_buffer(s.string, s.length, &error);
-        if (!json) {
-            ovs_fatal(0, "transaction record does not parse (%s)", error);
-        }
-    }
-    ds_destroy(&s);
-    return json;
 }
 
 void
@@ -1054,140 +957,4 @@ ovsdb_txn_abort(struct ovsdb_txn *txn)
         }
     }
     txn_destroy(txn);
-}
-
-/* Replay. */
-
-static struct ovsdb_error *
-replay_row(struct ovsdb_txn *txn, struct ovsdb_table *table,
-           const struct uuid *uuid, const json_t *json, bool is_diff)
-{
-    const struct ovsdb_row *row = ovsdb_table_find_row(table, uuid);
-    const struct ovsdb_table_schema *ts = table->schema;
-
-    if (json_is_null(json)) {
-        if (!row) {
-            return ovsdb_syntax_error(json, OVSDB_E_SYNTAX, "transaction "
-                                      "deletes nonexistent row "UUID_FMT,
-                                      UUID_ARGS(uuid));
-        }
-        ovsdb_txn_row_delete(txn, row);
-        return NULL;
-    }
-    if (!json_is_object(json)) {
-        return ovsdb_syntax_error(json, OVSDB_E_SYNTAX,
-                                  "row must be JSON object or null");
-    }
-
-    struct ovsdb_row *new;
-    bool inserting = !row;
-    if (inserting) {
-        new = ovsdb_row_create(table);
-        ovsdb_row_set_uuid(new, uuid);
-    } else {
-        new = ovsdb_txn_row_modify(txn, row);
-    }
-
-    const char *name;
-    json_t *value;
-    json_object_foreach ((json_t *) json, name, value) {
-        const struct ovsdb_column *column;
-        column = ovsdb_table_schema_find_column(ts, name);
-        struct ovsdb_error *error = NULL;
-        if (!column) {
-            error = ovsdb_syntax_error(json, OVSDB_E_SYNTAX, "No column %s "
-                                       "in table %s.", name, ts->name);
-        } else if (column->index < OVSDB_N_STD_COLUMNS) {
-            continue;
-        } else if (!inserting && is_diff
-                   && ovsdb_type_is_composite(&column->type)
-                   && !ovsdb_datum_is_default(&new->fields[column->index],
-                                              &column->type)) {
-            /* The reference applies a diff only to a value that is not the
-             * default (which it replaces), so files read the same. */
-            struct ovsdb_datum diff, result;
-            error = ovsdb_datum_diff_from_json(&diff, &column->type, value);
-            if (!error) {
-                error = ovsdb_datum_apply_diff(&result,
-                                               &new->fields[column->index],
-                                               &diff, &column->type);
-                ovsdb_datum_destroy(&diff, &column->type);
-                if (!error) {
-                    ovsdb_datum_move(&new->fields[column->index], &result,
-                                     &column->type);
-                }
-            }
-        } else {
-            struct ovsdb_datum datum;
-            error = ovsdb_datum_from_json(&datum, &column->type, value,
-                                          NULL);
-            if (!error) {
-                ovsdb_datum_move(&new->fields[column->index], &datum,
-                                 &column->type);
-            }
-        }
-        if (error) {
-            if (inserting) {
-                ovsdb_row_destroy(new);
-            }
-            return error;
-        }
-    }
-    if (inserting) {
-        ovsdb_txn_row_insert(txn, new);
-    }
-    return NULL;
-}
-
-struct ovsdb_error *
-ovsdb_txn_from_json(struct ovsdb *db, const json_t *json, bool is_diff,
-                    struct ovsdb_txn **txnp)
-{
-    *txnp = NULL;
-    if (!json_is_object(json)) {
-        return ovsdb_syntax_error(json, OVSDB_E_SYNTAX, "object expected");
-    }
-
-    struct ovsdb_txn *txn = ovsdb_txn_create(db);
-    const char *table_name;
-    json_t *rows;
-    json_object_foreach ((json_t *) json, table_name, rows) {
-        if (table_name[0] == '_') {
-            if (!strcmp(table_name, "_comment") && json_is_string(rows)) {
-                ovsdb_txn_add_comment(txn, json_string_value(rows));
-            }
-            continue;
-        }
-        struct ovsdb_table *table = ovsdb_get_table(db, table_name);
-        struct ovsdb_error *error = NULL;
-        if (!table) {
-            error = ovsdb_syntax_error(json, OVSDB_E_SYNTAX,
-                                       "No table named %s.", table_name);
-        } else if (!json_is_object(rows)) {
-            error = ovsdb_syntax_error(rows, OVSDB_E_SYNTAX,
-                                       "object expected");
-        } else {
-            const char *uuid_string;
-            json_t *row;
-            json_object_foreach (rows, uuid_string, row) {
-                struct uuid uuid;
-                if (!uuid_from_string(&uuid, uuid_string)) {
-                    error = ovsdb_syntax_error(rows, OVSDB_E_SYNTAX,
-                                               "\"%s\" is not a valid UUID",
-                                               uuid_string);
-                } else {
-                    error = replay_row(txn, table, &uuid, row, is_diff);
-                }
-                if (error) {
-                    break;
-                }
-            }
-        }
-        if (error) {
-            ovsdb_txn_abort(txn);
-            return error;
-        }
-    }
-    *txnp = txn;
-    return NULL;
 }

@@ -10,7 +10,7 @@
  *                                           bumps _version)
  *     if (error) { report; ovsdb_txn_abort(txn); }
  *     else {
- *         json = ovsdb_txn_to_json(txn);   (write to disk...)
+ *         json = ovsdb_record_from_txn(txn);  (ovsdb/record.h: to disk)
  *         if (write failed) ovsdb_txn_abort(txn);
  *         else ovsdb_txn_commit_finish(txn);  (observers run; txn freed)
  *     }
@@ -95,22 +95,6 @@ bool ovsdb_txn_is_empty(const struct ovsdb_txn *);
 struct ovsdb_error *ovsdb_txn_precommit(struct ovsdb_txn *)
     WARN_UNUSED_RESULT;
 
-/* Returns the changes as one ovsdb(5) transaction record (without "_date"
- * and "_comment"): {"TABLE": {"UUID": ROW-OR-NULL, ...}, ...}, where ROW
- * is the new row's persistent non-default columns for an insert, and for a
- * modify the changed persistent columns, maps and sets as diffs (the
- * "_is_diff" format) unless the old value was the default (then the new
- * value, which is how the reference reads it); null for a delete.  Call
- * after precommit.  New reference; NULL if nothing persistent changed. */
-json_t *ovsdb_txn_to_json(const struct ovsdb_txn *);
-
-/* Same as ovsdb_txn_to_json(), as JSON text appended to 'out' without
- * building a json_t (a big transaction's tree costs several times its
- * text): the members "TABLE":{...} separated by commas, without the
- * enclosing braces.  Returns false, appending nothing, if nothing
- * persistent changed. */
-bool ovsdb_txn_put_changes(const struct ovsdb_txn *, struct ds *out);
-
 /* Makes the transaction permanent, runs the db's commit observers, frees
  * the old rows and 'txn'. */
 void ovsdb_txn_commit_finish(struct ovsdb_txn *);
@@ -146,16 +130,15 @@ typedef bool ovsdb_txn_change_cb(const struct ovsdb_table *table,
 void ovsdb_txn_for_each_change(const struct ovsdb_txn *,
                                ovsdb_txn_change_cb *cb, void *aux);
 
-/* Replays one ovsdb(5) transaction record (as ovsdb_txn_to_json() writes,
- * or a full non-diff record when 'is_diff' is false; "_date", "_comment"
- * and "_is_diff" members are ignored; as in the reference, a diff for a
- * column whose current value is the default replaces it) into a new
- * transaction in
- * '*txnp'.  The caller then runs precommit and commit_finish (or abort),
- * as for any transaction.  On error '*txnp' is NULL. */
-struct ovsdb_error *ovsdb_txn_from_json(struct ovsdb *db, const json_t *json,
-                                        bool is_diff,
-                                        struct ovsdb_txn **txnp)
-    WARN_UNUSED_RESULT;
+/* The same changes grouped by table, as a transaction record lists them
+ * (ovsdb/record.h): tables 0 to ovsdb_txn_get_n_tables() - 1, in the order
+ * the transaction first touched them (some may have no change left after
+ * precommit), and the changed rows of table 'i', in no particular order,
+ * with the same arguments and early stop as ovsdb_txn_for_each_change(). */
+size_t ovsdb_txn_get_n_tables(const struct ovsdb_txn *);
+const struct ovsdb_table *ovsdb_txn_get_table(const struct ovsdb_txn *,
+                                              size_t i);
+void ovsdb_txn_for_each_change_in_table(const struct ovsdb_txn *, size_t i,
+                                        ovsdb_txn_change_cb *cb, void *aux);
 
 #endif /* ovsdb/txn.h */

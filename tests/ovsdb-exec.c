@@ -11,7 +11,7 @@
  * "ovsdb-exec --print-schema SCHEMA" prints the schema as get_schema
  * returns it (compact, sorted members).
  *
- * With --db FILE, first replays FILE (one ovsdb_txn_to_json() record per
+ * With --db FILE, first replays FILE (one ovsdb_record_from_txn() record per
  * line, as diffs) and appends each committed transaction's record to it:
  * a minimal storage, enough to run a sequence of separate invocations like
  * "ovsdb-tool transact" and to exercise record output and replay. */
@@ -28,6 +28,7 @@
 #include "ovsdb/execution.h"
 #include "ovsdb/ovsdb.h"
 #include "ovsdb/schema.h"
+#include "ovsdb/record.h"
 #include "ovsdb/txn.h"
 
 static FILE *db_file;
@@ -60,7 +61,7 @@ load(struct ovsdb *db, const char *path)
                 ovs_fatal(0, "%s: %s", path, msg);
             }
             struct ovsdb_txn *txn;
-            struct ovsdb_error *error = ovsdb_txn_from_json(db, json, true,
+            struct ovsdb_error *error = ovsdb_record_to_txn(db, json, true,
                                                             &txn);
             if (!error) {
                 error = ovsdb_txn_precommit(txn);
@@ -102,7 +103,7 @@ run(struct ovsdb *db, const char *s)
             ovsdb_execute_append_error(reply, error);
             ovsdb_txn_abort(txn);
         } else {
-            json_t *record = ovsdb_txn_to_json(txn);
+            json_t *record = ovsdb_record_from_txn(txn);
             if (record && db_file) {
                 char *text = jsonx_to_string_sorted(record);
                 fprintf(db_file, "%s\n", text);

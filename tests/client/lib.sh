@@ -1,17 +1,17 @@
 # tests/client/lib.sh: helpers for the ovsdb-client tests.  Source it after
-# tests/e2e/lib.sh.
+# tests/e2e/lib.sh (servers: serve, create_db, stop_server there).
 #
-#   start_server SERVER_BIN TOOL_BIN NAME SCHEMA...
-#       creates one database per SCHEMA with TOOL_BIN and serves them with
-#       SERVER_BIN on unix:$PWD/NAME.sock; sets $SOCK to that remote.
-#   stop_servers            kills every server started (also at exit).
+#   start_test_server SCHEMA...
+#                           creates one database per SCHEMA and serves them
+#                           on unix:$PWD/srv.sock (sets $SOCK): with our
+#                           server and tool, or with the reference's when
+#                           $CLIENT_TEST_SERVER=ref (tests/client/
+#                           ref-server.sh compares against it by name).
+#   serve_schemas SERVER_BIN TOOL_BIN NAME SCHEMA...
+#                           the same with the given programs, on NAME.sock.
 #   $CLIENT_TEST_OUR_SERVER overrides which program is "our" server (e.g. a
 #   server built in another worktree).
-#   start_test_server SCHEMA...
-#                           start_server with our server and tool when our
-#                           server serves ($CLIENT_TEST_SERVER=ref forces
-#                           the reference), else the reference's.
-#   our_server_works        true if the built ovsdb-server serves.
+#   stop_servers            kills every server started (also at exit).
 #   mask FILE               prints FILE with UUIDs as <uuid> and times as
 #                           <time>, and log lines removed.
 #   sort_blocks             sorts the lines of each blank-line-separated
@@ -22,78 +22,43 @@
 #                           stderr and exit status; fails on a difference.
 #   same_sorted NAME CMD... same, but compares sort_blocks of stdout.
 
-OUR_CLIENT=$OVSDB_BUILDDIR/ovsdb/ovsdb-client
-OUR_SERVER=${CLIENT_TEST_OUR_SERVER:-$OVSDB_BUILDDIR/ovsdb/ovsdb-server}
-OUR_TOOL=$OVSDB_BUILDDIR/ovsdb/ovsdb-tool
+OUR_SERVER=${CLIENT_TEST_OUR_SERVER:-$OUR_SERVER}
 SCHEMAS=$OVSDB_SRCDIR/tests/data/schemas
 
 # The reference writes its control socket and logs under these.
 export OVS_RUNDIR=$PWD OVS_LOGDIR=$PWD OVS_DBDIR=$PWD
 
+# Tests here add the servers they start themselves to $server_pids.
 server_pids=
 stop_servers() {
+    kill_servers
     for pid in $server_pids; do
         kill "$pid" 2>/dev/null || true
     done
-    server_pids=
+    SERVER_PIDS= server_pids=
 }
 trap stop_servers EXIT
 
-start_server() {
+serve_schemas() {
     server_bin=$1 tool_bin=$2 name=$3
     shift 3
     dbs=
     for schema in "$@"; do
         db=$name.$(basename "$schema" .ovsschema).db
-        rm -f "$db"
-        "$tool_bin" create "$db" "$schema" || fail "$tool_bin create $db"
+        create_db "$tool_bin" "$db" "$schema"
         dbs="$dbs $db"
     done
     # shellcheck disable=SC2086
-    "$server_bin" --remote="punix:$PWD/$name.sock" \
-        --unixctl="$PWD/$name.ctl" --log-file="$PWD/$name.log" \
-        $dbs 2>>"$name.err" &
-    server_pids="$server_pids $!"
-    SOCK=unix:$PWD/$name.sock
-    i=0
-    while [ ! -S "$name.sock" ]; do
-        i=$((i + 1))
-        [ $i -lt 100 ] || fail "$server_bin did not start: $(cat $name.err)"
-        sleep 0.05
-    done
-}
-
-our_server_works() {
-    rm -f probe.db
-    "$OUR_TOOL" create probe.db "$SCHEMAS/types.ovsschema" 2>/dev/null \
-        || return 1
-    "$OUR_SERVER" --remote="punix:$PWD/probe.sock" \
-        --unixctl="$PWD/probe.ctl" probe.db >/dev/null 2>&1 &
-    probe_pid=$!
-    i=0
-    while [ ! -S probe.sock ] && [ $i -lt 40 ]; do
-        i=$((i + 1))
-        sleep 0.05
-    done
-    ok=false
-    if [ -S probe.sock ] \
-        && "$OUR_CLIENT" list-dbs "unix:$PWD/probe.sock" 2>/dev/null \
-           | grep -q '^Types$'; then
-        ok=true
-    fi
-    kill $probe_pid 2>/dev/null || true
-    wait $probe_pid 2>/dev/null || true
-    rm -f probe.db probe.sock
-    $ok
+    serve "$name" "$server_bin" $dbs
 }
 
 start_test_server() {
-    if [ "${CLIENT_TEST_SERVER:-}" != ref ] && our_server_works; then
-        echo "server: ours"
-        start_server "$OUR_SERVER" "$OUR_TOOL" srv "$@"
-    else
+    if [ "${CLIENT_TEST_SERVER:-}" = ref ]; then
         echo "server: reference"
-        start_server "$REF_OVSDB_SERVER" "$REF_OVSDB_TOOL" srv "$@"
+        serve_schemas "$REF_OVSDB_SERVER" "$REF_OVSDB_TOOL" srv "$@"
+    else
+        echo "server: ours"
+        serve_schemas "$OUR_SERVER" "$OUR_TOOL" srv "$@"
     fi
 }
 

@@ -34,14 +34,14 @@ else
     echo "reference server not installed: golden files not re-checked"
 fi
 
-# Our server must serve an empty transaction on a database our tool made.
+# Our server must serve an empty transaction on a database our tool made;
+# if it cannot, that is a failure of ours, said first so the log is clear.
 tool=$OVSDB_BUILDDIR/ovsdb/ovsdb-tool
 server=$OVSDB_BUILDDIR/ovsdb/ovsdb-server
 if ! $compare check --tool "$tool" --server "$server" \
         "$OVSDB_SRCDIR/tests/corpus/probe" >probe.out 2>&1; then
     cat probe.out
-    [ $status -eq 0 ] || exit $status
-    skip "our ovsdb-tool + ovsdb-server cannot serve a transaction yet"
+    fail "our ovsdb-tool + ovsdb-server cannot serve an empty transaction"
 fi
 
 remotes="unix tcp"

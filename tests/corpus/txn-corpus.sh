@@ -35,15 +35,15 @@ else
     echo "reference ovsdb-tool not installed: golden files not re-checked"
 fi
 
-# Our ovsdb-tool must create a database and run an empty transaction.
+# Our ovsdb-tool must create a database and run an empty transaction; if
+# it cannot, that is a failure of ours, said first so the log is clear.
 ours=$OVSDB_BUILDDIR/ovsdb/ovsdb-tool
 probe=$OVSDB_SRCDIR/tests/data/schemas/types.ovsschema
 if ! "$ours" create probe.db "$probe" >probe.out 2>&1 \
         || [ "$("$ours" transact probe.db '["Types"]' 2>>probe.out)" != "[]" ]
 then
     cat probe.out
-    [ $status -eq 0 ] || exit $status
-    skip "our ovsdb-tool cannot create + transact yet"
+    fail "our ovsdb-tool cannot create a database and run an empty transaction"
 fi
 
 # With the reference installed, it also reads the file each case leaves.

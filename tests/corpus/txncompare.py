@@ -64,18 +64,21 @@ error objects the "error" member is compared exactly, "details" is
 ignored and only the presence of "syntax" is compared (its value echoes the
 input as each server chooses to print it).
 
-Uses only the Python 3 standard library.
+Uses the Python 3 standard library and tests/rpc.py.
 """
 
 import json
 import os
 import re
-import socket
 import ssl
 import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..'))
+import rpc  # noqa: E402
 
 UUID_RE = re.compile(r'[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}')
 UNCOMPARED = ('details', 'syntax')
@@ -289,23 +292,21 @@ def tls_credentials():
 
 
 class Server:
-    """One server process serving one database, and a client connection."""
+    """One server process serving one database, and a client connection
+    (a tests/rpc.py Client)."""
 
     def __init__(self, program, db, tmp, remote):
         options = []
         self.tls = None
         if remote == 'unix':
-            self.address = os.path.join(tmp, 'db.sock')
-            listen = 'punix:' + self.address
+            self.remote = 'unix:' + os.path.join(tmp, 'db.sock')
+            listen = 'p' + self.remote
         else:
-            with socket.socket() as s:
-                s.bind(('127.0.0.1', 0))
-                port = s.getsockname()[1]
-            self.address = ('127.0.0.1', port)
-            listen = 'ptcp:%d:127.0.0.1' % port
+            port = rpc.free_port()
+            self.remote = '%s:127.0.0.1:%d' % (remote, port)
+            listen = 'p%s:%d:127.0.0.1' % (remote, port)
         if remote == 'ssl':
             key, cert = tls_credentials()
-            listen = 'pssl:%d:127.0.0.1' % port
             options = ['--private-key=' + key, '--certificate=' + cert,
                        '--ca-cert=' + cert]
             self.tls = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
@@ -318,9 +319,7 @@ class Server:
                 [program, '--remote=' + listen,
                  '--unixctl=' + os.path.join(tmp, 'ctl')] + options + [db],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log)
-        self.sock = None
-        self.buf = b''
-        self.next_id = 0
+        self.client = None
         try:
             self.connect()
         except RuntimeError:
@@ -330,18 +329,11 @@ class Server:
     def connect(self):
         deadline = time.monotonic() + 10
         while True:
-            family = (socket.AF_UNIX if isinstance(self.address, str)
-                      else socket.AF_INET)
-            sock = socket.socket(family)
             try:
-                sock.connect(self.address)
-                sock.settimeout(30)
-                if self.tls:
-                    sock = self.tls.wrap_socket(sock)
-                self.sock, self.buf = sock, b''
+                self.client = rpc.Client(self.remote, timeout=30,
+                                         tls=self.tls)
                 return
             except OSError:
-                sock.close()
                 if (self.proc.poll() is not None
                         or time.monotonic() > deadline):
                     with open(self.log_path) as f:
@@ -349,59 +341,26 @@ class Server:
                     raise RuntimeError('server did not start: %s' % log)
                 time.sleep(0.05)
 
-    def receive(self):
-        """Returns the next JSON-RPC message, or None if the connection
-        closed."""
-        decoder = json.JSONDecoder()
-        while True:
-            text = self.buf.lstrip()
-            if text:
-                try:
-                    msg, end = decoder.raw_decode(text.decode('utf-8'))
-                    self.buf = text.decode('utf-8')[end:].encode('utf-8')
-                    return msg
-                except ValueError:
-                    pass
-            try:
-                data = self.sock.recv(65536)
-            except OSError:
-                data = b''
-            if not data:
-                return None
-            self.buf += data
-
     def transact(self, params_text):
         """Sends one "transact" request; returns its result, the JSON-RPC
         error as {"rpc-error": ...}, or a failure record if the server
         closed the connection."""
-        self.next_id += 1
-        request = ('{"id":%d,"method":"transact","params":%s}'
-                   % (self.next_id, params_text))
         try:
-            self.sock.sendall(request.encode('utf-8'))
-        except OSError:
-            pass
-        while True:
-            msg = self.receive()
-            if msg is None:
-                self.sock.close()
-                self.connect()
-                return {'exit': 'closed', 'stdout': '',
-                        'stderr': 'server closed the connection'}
-            if msg.get('method') == 'echo':
-                reply = {'id': msg.get('id'), 'result': msg.get('params'),
-                         'error': None}
-                self.sock.sendall(json.dumps(reply).encode('utf-8'))
-                continue
-            if msg.get('id') != self.next_id:
-                continue
-            if msg.get('error') is not None:
-                return {'rpc-error': msg['error']}
-            return msg.get('result')
+            rid = self.client.request_raw('transact', params_text)
+            msg = self.client.wait_reply(rid)
+        except (OSError, rpc.Closed):
+            # The server dropped us (a close, a reset or a timeout).
+            self.client.close()
+            self.connect()
+            return {'exit': 'closed', 'stdout': '',
+                    'stderr': 'server closed the connection'}
+        if msg.get('error') is not None:
+            return {'rpc-error': msg['error']}
+        return msg.get('result')
 
     def close(self):
-        if self.sock:
-            self.sock.close()
+        if self.client:
+            self.client.close()
         self.proc.terminate()
         try:
             self.proc.wait(timeout=10)

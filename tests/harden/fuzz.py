@@ -16,7 +16,8 @@ After every batch a fresh connection must get its "echo" answered; if not (or
 if process PID is gone), the batch is written to FILE (default fuzz-crash.txt)
 one message per line (repr of the bytes) and the exit status is 1.  The
 traffic depends only on the seed.  With --requests-only 1, every message
-is well-formed JSON-RPC (so connections live longer and reach deeper).  Python standard library only.
+is well-formed JSON-RPC (so connections live longer and reach deeper).
+Python standard library and tests/rpc.py.
 """
 import json
 import os
@@ -24,6 +25,10 @@ import random
 import socket
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                ".."))
+import rpc  # noqa: E402
 
 
 def rand_str(rng, n=None):
@@ -493,30 +498,13 @@ class Conn:
 def echo_ok(path, timeout=10):
     """True if a fresh connection gets its echo answered."""
     try:
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.settimeout(timeout)
-        s.connect(path)
-        s.sendall(b'{"method":"echo","params":["alive"],"id":"probe"}')
-        buf = b""
-        deadline = time.time() + timeout
-        dec = json.JSONDecoder()
-        while time.time() < deadline:
-            d = s.recv(65536)
-            if not d:
-                return False
-            buf += d
-            text = buf.decode("utf-8", "replace").lstrip()
-            while text:
-                try:
-                    obj, end = dec.raw_decode(text)
-                except ValueError:
-                    break
-                text = text[end:].lstrip()
-                if isinstance(obj, dict) and obj.get("id") == "probe":
-                    s.close()
-                    return obj.get("result") == ["alive"]
-        return False
-    except OSError:
+        c = rpc.Client("unix:" + path, timeout=timeout)
+        try:
+            reply = c.call("echo", ["alive"])
+        finally:
+            c.close()
+        return reply.get("result") == ["alive"]
+    except (OSError, rpc.Closed):
         return False
 
 

@@ -4,13 +4,7 @@
 . "$OVSDB_SRCDIR/tests/relay/lib.sh"
 has_reference || skip "reference ovsdb-server not installed"
 
-ports=$(python3 -c '
-import socket
-ss = [socket.socket() for _ in range(3)]
-for s in ss:
-    s.bind(("127.0.0.1", 0))
-print(" ".join(str(s.getsockname()[1]) for s in ss))')
-set -- $ports
+set -- "$(free_port)" "$(free_port)" "$(free_port)"
 "$REF_OVSDB_TOOL" create-cluster s1.db "$SCHEMA" "tcp:127.0.0.1:$1"
 "$REF_OVSDB_TOOL" join-cluster s2.db Example "tcp:127.0.0.1:$2" \
     "tcp:127.0.0.1:$1"
@@ -18,17 +12,10 @@ set -- $ports
     "tcp:127.0.0.1:$1"
 members= remotes=
 for i in 1 2 3; do
-    "$REF_OVSDB_SERVER" s$i.db --remote="punix:$PWD/s$i.sock" \
-        --unixctl="$PWD/s$i.ctl" --log-file="$PWD/s$i.log" \
-        2>>s$i.stderr &
-    SERVER_PIDS="$SERVER_PIDS $!"
-    echo $! >s$i.pid
+    serve s$i "$REF_OVSDB_SERVER" s$i.db
     members="$members unix:$PWD/s$i.sock=$PWD/s$i.pid"
     remotes="$remotes${remotes:+,}unix:$PWD/s$i.sock"
 done
 
-rm -f relay.sock
-ovsdb-server "relay:Example:$remotes" --remote="punix:$PWD/relay.sock" \
-    --unixctl="$PWD/relay.ctl" --log-file="$PWD/relay.log" 2>>relay.stderr &
-SERVER_PIDS="$SERVER_PIDS $!"
+serve relay ovsdb-server "relay:Example:$remotes"
 run_relay_check cluster "unix:$PWD/relay.sock" $members

@@ -3,7 +3,8 @@
 # start_upstream ours|ref: starts the upstream server "up" (ours, or the
 #   reference; skips if the reference is absent) on up.sock.
 # start_relay TARGET_SOCK: starts our relay of Example from unix:TARGET_SOCK
-#   on relay.sock (control socket relay.ctl, log relay.log).
+#   on relay.sock (control socket relay.ctl, log relay.log); see serve in
+#   tests/e2e/lib.sh.
 # run_relay_check SCENARIO [ARGS...]: runs tests/relay/relay.py.
 . "$OVSDB_SRCDIR/tests/server/lib.sh"
 export PYTHONPATH=$OVSDB_SRCDIR/tests/relay:$PYTHONPATH
@@ -19,12 +20,7 @@ start_upstream() {
 }
 
 start_relay() {
-    rm -f relay.sock relay.ctl
-    ovsdb-server "relay:Example:unix:$1" --remote="punix:$PWD/relay.sock" \
-        --unixctl="$PWD/relay.ctl" --log-file="$PWD/relay.log" \
-        2>>relay.stderr &
-    SERVER_PIDS="$SERVER_PIDS $!"
-    echo $! >relay.pid
+    serve relay ovsdb-server "relay:Example:unix:$1"
 }
 
 run_relay_check() {
@@ -76,7 +72,7 @@ exclude: Example:Interface" "sync-status of the backup"
         ovsdb-server/get-active-ovsdb-server)" "unix:$PWD/active.sock" \
         "get-active-ovsdb-server"
 
-    kill -9 "$(cat active.pid)"
+    kill_server active
     "$APPCTL" -t "$PWD/backup.ctl" \
         ovsdb-server/disconnect-active-ovsdb-server
     expect_eq "$("$APPCTL" -t "$PWD/backup.ctl" ovsdb-server/sync-status)" \
@@ -86,7 +82,6 @@ exclude: Example:Interface" "sync-status of the backup"
 
     # Everything replicated is in the file.
     stop_server backup
-    sleep 0.5
     n=$(ovsdb-tool query backup.db \
         '["Example",{"op":"select","table":"Host","where":[]}]' \
         | grep -o '"name":' | wc -l)

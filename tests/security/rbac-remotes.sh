@@ -24,10 +24,6 @@ pki_ca ca
 pki_cert ca server
 pki_cert ca chassis1
 
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
 # port_open PORT: true if something accepts TCP connections on PORT.
 port_open() {
     python3 -c "import socket, sys; s = socket.socket(); sys.exit(s.connect_ex(('127.0.0.1', $1)))"

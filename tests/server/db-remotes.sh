@@ -5,9 +5,6 @@
 . "$OVSDB_SRCDIR/tests/server/lib.sh"
 command -v ovs-appctl >/dev/null || skip "ovs-appctl not installed"
 SCHEMA=$OVSDB_SRCDIR/tests/data/schemas/rbac.ovsschema
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
 start_both --remote=db:Secure,Global,connections
 for name in ours ref; do
     [ $name = ref ] && ! $HAVE_REF && continue

@@ -123,6 +123,8 @@ class Transcript:
                 self.names.setdefault(res["uuid"][1], "row%d" % len(self.names))
 
     def text(self, obj):
+        # Mask first, then sort: row uuids are object keys, and sorting by
+        # the random uuids would order the rows differently in each run.
         masked = UUID_RE.sub(lambda m: self.names.get(m.group(0), "<uuid>"),
                              json.dumps(obj))
         return json.dumps(json.loads(masked), sort_keys=True)

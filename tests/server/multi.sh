@@ -8,7 +8,7 @@ cat >second.ovsschema <<'SCHEMA'
  "tables": {"T": {"columns": {"n": {"type": "integer"}}}}}
 SCHEMA
 create_db ovsdb-tool second.db second.ovsschema
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$(free_port)
 start_server ours ovsdb-server ovsdb-tool "$PWD/second.db" \
     --remote="ptcp:$port:127.0.0.1"
 python3 "$RPC_DIR/multi.py" "unix:$PWD/ours.sock" "tcp:127.0.0.1:$port" \

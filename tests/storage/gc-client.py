@@ -20,45 +20,17 @@
 import json
 import os
 import signal
-import socket
 import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                ".."))
+import rpc  # noqa: E402
 
-class Conn:
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
-        self.buf = ""
-        self.next_id = 0
-        self.dec = json.JSONDecoder()
 
-    def send(self, method, params):
-        self.next_id += 1
-        msg = {"id": self.next_id, "method": method, "params": params}
-        self.sock.sendall(json.dumps(msg).encode())
-        return self.next_id
-
-    def recv(self, want_id):
-        while True:
-            self.buf = self.buf.lstrip()
-            if self.buf:
-                try:
-                    msg, end = self.dec.raw_decode(self.buf)
-                    self.buf = self.buf[end:]
-                    if msg.get("id") == want_id and "method" not in msg:
-                        return msg
-                    continue
-                except ValueError:
-                    pass
-            data = self.sock.recv(65536)
-            if not data:
-                raise EOFError("server closed the connection")
-            self.buf += data.decode()
-
-    def transact(self, ops):
-        return self.recv(self.send("transact", ["Store"] + ops))
+def connect(path):
+    return rpc.Client("unix:" + path, timeout=60)
 
 
 def reply_error(reply):
@@ -80,9 +52,9 @@ def counter_ops(name, durable):
 
 
 def burst(path, pid, k, tag, durable):
-    conns = [Conn(path) for _ in range(k)]
+    conns = [connect(path) for _ in range(k)]
     for c in conns:
-        c.recv(c.send("echo", []))     # The server has a session for it.
+        c.call("echo", [])             # The server has a session for it.
     time.sleep(0.2)                     # And is idle, waiting in poll().
     os.kill(pid, signal.SIGSTOP)
     try:
@@ -93,13 +65,13 @@ def burst(path, pid, k, tag, durable):
                     "uuid-name": "c"},
                    {"op": "insert", "table": "Root",
                     "row": {"name": name, "kids": ["named-uuid", "c"]}}]
-            ids.append(c.send("transact",
-                              ["Store"] + ops + counter_ops(name, durable)))
+            ids.append(c.request("transact",
+                                 ["Store"] + ops + counter_ops(name, durable)))
         time.sleep(0.2)
     finally:
         os.kill(pid, signal.SIGCONT)
     for i, c in enumerate(conns):
-        error = reply_error(c.recv(ids[i]))
+        error = reply_error(c.wait_reply(ids[i]))
         print("%s%d %s" % (tag, i, "ok" if error is None
                            else "error " + error))
 
@@ -111,7 +83,7 @@ def load(path, k, seconds, acked_path):
 
     def worker(cid):
         try:
-            c = Conn(path)
+            c = connect(path)
             i = 0
             while time.time() < deadline:
                 name = "L%d-%d" % (cid, i)
@@ -119,7 +91,7 @@ def load(path, k, seconds, acked_path):
                         "row": {"name": name + "-a"}},
                        {"op": "insert", "table": "Root",
                         "row": {"name": name + "-b"}}]
-                reply = c.transact(ops + counter_ops(name, True))
+                reply = c.transact("Store", ops + counter_ops(name, True))
                 if reply_error(reply) is None:
                     with lock:
                         acked.write(name + "\n")
@@ -137,13 +109,12 @@ def load(path, k, seconds, acked_path):
 
 
 def check(path):
-    c = Conn(path)
-    r = c.transact([{"op": "select", "table": "Root",
-                     "where": [["name", "==", "counter"]]},
-                    {"op": "select", "table": "Child", "where": [],
-                     "columns": ["_uuid"]},
-                    {"op": "select", "table": "Root", "where": [],
-                     "columns": ["name"]}])
+    c = connect(path)
+    r = c.transact("Store", [
+        {"op": "select", "table": "Root",
+         "where": [["name", "==", "counter"]]},
+        {"op": "select", "table": "Child", "where": [], "columns": ["_uuid"]},
+        {"op": "select", "table": "Root", "where": [], "columns": ["name"]}])
     res = r["result"]
     row = res[0]["rows"][0]
     tags = row["tags"]

@@ -13,7 +13,7 @@ import signal
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.environ["OVSDB_SRCDIR"], "tests/server"))
+sys.path.insert(0, os.path.join(os.environ["OVSDB_SRCDIR"], "tests"))
 from rpc import Client  # noqa: E402
 
 

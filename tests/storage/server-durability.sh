@@ -20,19 +20,9 @@ start_server() {
     "$SERVER" --remote=punix:$PWD/db.sock --unixctl=$PWD/ctl --no-chdir \
         --log-file=$PWD/server.log db 2>>server.err &
     server_pid=$!
-    i=0
-    while [ ! -S db.sock ]; do
-        kill -0 $server_pid 2>/dev/null \
-            || skip "our ovsdb-server does not run yet: $(tail -1 server.err)"
-        i=$((i + 1))
-        [ $i -lt 100 ] || fail "server did not create its socket"
-        sleep 0.1
-    done
-    if ! "$CLIENT" transact unix:$PWD/db.sock '["Store"]' >/dev/null 2>&1
-    then
-        kill $server_pid
-        skip "our ovsdb-server cannot serve transactions yet"
-    fi
+    wait_socket $server_pid db.sock server.err
+    "$CLIENT" transact unix:$PWD/db.sock '["Store"]' >/dev/null \
+        || fail "our ovsdb-server does not serve an empty transaction"
 }
 try_insert() {
     out=$("$CLIENT" transact unix:$PWD/db.sock "[\"Store\",

@@ -802,8 +802,20 @@ test_passive_session(void)
     free(pname);
 }
 
+static const struct check_case cases[] = {
+    CHECK_CASE(test_framing),
+    CHECK_CASE(test_random_chunks),
+    CHECK_CASE(test_limits_and_errors),
+    CHECK_CASE(test_serialization),
+    CHECK_CASE(test_backlog),
+    CHECK_CASE(test_batching),
+    CHECK_CASE(test_transact_and_session),
+    CHECK_CASE(test_probe),
+    CHECK_CASE(test_passive_session),
+};
+
 int
-main(int argc OVS_UNUSED, char *argv[])
+main(int argc, char *argv[])
 {
     set_program_name(argv[0]);
     vlog_set_levels(NULL, VLF_CONSOLE, VLL_OFF);
@@ -811,18 +823,11 @@ main(int argc OVS_UNUSED, char *argv[])
     dir = mkdtemp(tmpl);
     CHECK(dir != NULL);
 
-    test_framing();
-    test_random_chunks();
-    test_limits_and_errors();
-    test_serialization();
-    test_backlog();
-    test_batching();
-    test_transact_and_session();
-    test_probe();
-    test_passive_session();
+    int status = check_main(argc, argv, "test-jsonrpc", cases,
+                            sizeof cases / sizeof *cases);
 
     char *cmd = xasprintf("rm -rf %s", dir);
     CHECK_INTEQ(system(cmd), 0);
     free(cmd);
-    return check_report("test-jsonrpc");
+    return status;
 }

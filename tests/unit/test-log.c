@@ -570,24 +570,25 @@ test_finish_record(void)
     ds_destroy(&in_place);
 }
 
+static const struct check_case cases[] = {
+    CHECK_CASE(test_finish_record),       CHECK_CASE(test_format),
+    CHECK_CASE(test_big_record),          CHECK_CASE(test_roundtrip),
+    CHECK_CASE(test_open_errors),         CHECK_CASE(test_torn_tail),
+    CHECK_CASE(test_bit_flips),           CHECK_CASE(test_faults),
+    CHECK_CASE(test_broken_then_replace),
+};
+
 int
 main(int argc, char *argv[])
 {
     set_program_name(argv[0]);
-    test_finish_record();
     char template[] = "/tmp/test-log.XXXXXX";
     const char *tmpdir = getenv("TEST_TMPDIR");
     dir = tmpdir ? xstrdup(tmpdir) : xstrdup(mkdtemp(template));
 
-    test_format();
-    test_big_record();
-    test_roundtrip();
-    test_open_errors();
-    test_torn_tail();
-    test_bit_flips();
-    test_faults();
-    test_broken_then_replace();
+    int status = check_main(argc, argv, "test-log", cases,
+                            sizeof cases / sizeof *cases);
 
     free(dir);
-    return check_report("test-log");
+    return status;
 }

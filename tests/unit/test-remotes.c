@@ -224,8 +224,14 @@ test_query_string(void)
                 "\"nope\"");
 }
 
+static const struct check_case cases[] = {
+    CHECK_CASE(test_errors),
+    CHECK_CASE(test_remotes),
+    CHECK_CASE(test_query_string),
+};
+
 int
-main(void)
+main(int argc, char *argv[])
 {
     const char *srcdir = getenv("OVSDB_SRCDIR");
     char *path = xasprintf("%s/tests/data/schemas/rbac.ovsschema",
@@ -239,10 +245,9 @@ main(void)
     }
     the_db = ovsdb_create(schema);
 
-    test_errors();
-    test_remotes();
-    test_query_string();
+    int status = check_main(argc, argv, "test-remotes", cases,
+                            sizeof cases / sizeof *cases);
 
     ovsdb_destroy(the_db);
-    return check_report("test-remotes");
+    return status;
 }

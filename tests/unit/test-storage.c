@@ -445,6 +445,15 @@ test_replace_db(void)
     free(path);
 }
 
+static const struct check_case cases[] = {
+    CHECK_CASE(test_commit_and_faults),
+    CHECK_CASE(test_group_commit),
+    CHECK_CASE(test_torn_tail),
+    CHECK_CASE(test_background_compaction),
+    CHECK_CASE(test_policy),
+    CHECK_CASE(test_replace_db),
+};
+
 int
 main(int argc, char *argv[])
 {
@@ -456,14 +465,10 @@ main(int argc, char *argv[])
     const char *tmpdir = getenv("TEST_TMPDIR");
     dir = tmpdir ? xstrdup(tmpdir) : xstrdup(mkdtemp(template));
 
-    test_commit_and_faults();
-    test_group_commit();
-    test_torn_tail();
-    test_background_compaction();
-    test_policy();
-    test_replace_db();
+    int status = check_main(argc, argv, "test-storage", cases,
+                            sizeof cases / sizeof *cases);
 
     free(dir);
     free(schema_file);
-    return check_report("test-storage");
+    return status;
 }

@@ -275,8 +275,11 @@ test_tcp(void)
     free(peer);
 }
 
+/* A temporary directory for the sockets. */
+static char *dir;
+
 static void
-test_unix(const char *dir)
+test_unix(void)
 {
     char *pname = xasprintf("punix:%s/sock", dir);
     CHECK(test_connection(pname, pname + 1, false, "unix#"));
@@ -359,7 +362,7 @@ transfer(struct stream *from, struct stream *to, const char *text)
  * lib/stream-fd.c): every byte still arrives once, in order, and bytes
  * already read never make poll() report input. */
 static void
-test_unix_peek(const char *dir)
+test_unix_peek(void)
 {
     char *pname = xasprintf("punix:%s/peek", dir);
     struct pstream *ps;
@@ -410,22 +413,27 @@ test_unix_peek(const char *dir)
     free(pname);
 }
 
+static const struct check_case cases[] = {
+    CHECK_CASE(test_parsing),
+    CHECK_CASE(test_tcp),
+    CHECK_CASE(test_unix),
+    CHECK_CASE(test_unix_peek),
+};
+
 int
-main(int argc OVS_UNUSED, char *argv[])
+main(int argc, char *argv[])
 {
     set_program_name(argv[0]);
     vlog_set_levels(NULL, VLF_CONSOLE, VLL_OFF);
     char tmpl[] = "/tmp/test-stream.XXXXXX";
-    char *dir = mkdtemp(tmpl);
+    dir = mkdtemp(tmpl);
     CHECK(dir != NULL);
 
-    test_parsing();
-    test_tcp();
-    test_unix(dir);
-    test_unix_peek(dir);
+    int status = check_main(argc, argv, "test-stream", cases,
+                            sizeof cases / sizeof *cases);
 
     char *cmd = xasprintf("rm -rf %s", dir);
     CHECK_INTEQ(system(cmd), 0);
     free(cmd);
-    return check_report("test-stream");
+    return status;
 }

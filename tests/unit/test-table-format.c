@@ -301,14 +301,17 @@ test_parse(void)
     CHECK(!tabfmt_parse_data("table", &data));
 }
 
+static const struct check_case cases[] = {
+    CHECK_CASE(test_formats),       CHECK_CASE(test_html),
+    CHECK_CASE(test_monitor_style), CHECK_CASE(test_empty),
+    CHECK_CASE(test_parse),
+};
+
 int
-main(void)
+main(int argc, char *argv[])
 {
     init_types();
-    test_formats();
-    test_html();
-    test_monitor_style();
-    test_empty();
-    test_parse();
-    return check_report("test-table-format");
+    int status = check_main(argc, argv, "test-table-format", cases,
+                            sizeof cases / sizeof *cases);
+    return status;
 }

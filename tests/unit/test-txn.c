@@ -1,6 +1,7 @@
 /* tests/unit/test-txn.c: transactions: abort restores, commit-time checks,
  * change iteration, observers, record output and replay. */
 #include <config.h>
+#include "ovsdb/record.h"
 #include "ovsdb/txn.h"
 
 #include <stdlib.h>
@@ -128,7 +129,7 @@ static void
 replay(struct ovsdb *db, const json_t *json)
 {
     struct ovsdb_txn *txn;
-    struct ovsdb_error *error = ovsdb_txn_from_json(db, json, true, &txn);
+    struct ovsdb_error *error = ovsdb_record_to_txn(db, json, true, &txn);
     CHECK(!error);
     if (error) {
         char *s = ovsdb_error_to_string_free(error);
@@ -161,7 +162,7 @@ run_and_replay(struct ovsdb *db, struct ovsdb *copy, const char *ops)
         struct ovsdb_error *error = ovsdb_txn_precommit(txn);
         CHECK(!error);
         ovsdb_error_destroy(error);
-        json_t *record = ovsdb_txn_to_json(txn);
+        json_t *record = ovsdb_record_from_txn(txn);
         ovsdb_txn_commit_finish(txn);
         if (record) {
             replay(copy, record);
@@ -313,7 +314,7 @@ main(void)
     json_decref(result);
     CHECK(txn != NULL);
     CHECK(!ovsdb_txn_precommit(txn));
-    json_t *record = ovsdb_txn_to_json(txn);
+    json_t *record = ovsdb_record_from_txn(txn);
     s = jsonx_to_string_sorted(record);
     CHECK(strstr(s, "{\"m\":[\"map\",[[\"q\",1]]]}") != NULL);
     free(s);
@@ -330,7 +331,7 @@ main(void)
     json_decref(result);
     CHECK(txn != NULL);
     CHECK(!ovsdb_txn_precommit(txn));
-    CHECK(ovsdb_txn_to_json(txn) == NULL);
+    CHECK(ovsdb_record_from_txn(txn) == NULL);
     ovsdb_txn_commit_finish(txn);
 
     /* "wait" that is not satisfied asks for a retry. */
@@ -492,7 +493,7 @@ main(void)
     json_decref(params);
     json_decref(result);
     CHECK(txn && !ovsdb_txn_precommit(txn));
-    record = ovsdb_txn_to_json(txn);
+    record = ovsdb_record_from_txn(txn);
     s = jsonx_to_string_sorted(record);
     CHECK(strstr(s, "{\"rs\":[\"set\",[1,2]]}") != NULL);   /* Not a diff. */
     free(s);

@@ -249,19 +249,24 @@ test_file_and_console(void)
     free(log);
 }
 
+static const struct check_case cases[] = {
+    CHECK_CASE(test_levels),
+    CHECK_CASE(test_file_and_console),
+};
+
 int
-main(int argc OVS_UNUSED, char *argv[])
+main(int argc, char *argv[])
 {
     set_program_name(argv[0]);
     char tmpl[] = "/tmp/test-vlog.XXXXXX";
     dir = mkdtemp(tmpl);
     CHECK(dir != NULL);
 
-    test_levels();
-    test_file_and_console();
+    int status = check_main(argc, argv, "test-vlog", cases,
+                            sizeof cases / sizeof *cases);
 
     char *cmd = xasprintf("rm -rf %s", dir);
     CHECK_INTEQ(system(cmd), 0);
     free(cmd);
-    return check_report("test-vlog");
+    return status;
 }

@@ -3,7 +3,8 @@ noinst_PROGRAMS += tests/workloads/ovsdb-workload
 tests_workloads_ovsdb_workload_SOURCES = \
 	tests/workloads/ovsdb-workload.c \
 	tests/workloads/wl-rpc.c tests/workloads/wl-rpc.h \
-	tests/workloads/wl-workloads.c tests/workloads/wl-workloads.h
+	tests/workloads/wl-workloads.c tests/workloads/wl-workloads.h \
+	tests/workloads/wl-ovn.c
 tests_workloads_ovsdb_workload_LDADD = $(PROGRAM_LIBS)
 
 # The driver's JSON-RPC client, against a scripted server.
@@ -13,7 +14,8 @@ tests_unit_test_wl_rpc_SOURCES = tests/unit/test-wl-rpc.c \
 tests_unit_test_wl_rpc_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/workloads/README.md tests/workloads/bench \
 	tests/workloads/smoke.sh tests/workloads/workload.ovsschema \
-	tests/workloads/bigdb.py tests/workloads/bigdb.sh
+	tests/workloads/bigdb.py tests/workloads/bigdb.sh \
+	tests/workloads/ovnbench.py
 
 # "make bench" builds the three allocator variants out of tree under
 # $(top_srcdir)/build/ and runs every workload on each; see

@@ -30,13 +30,16 @@ import json
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                ".."))
+from rpc import Client, Closed  # noqa: E402
 
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                       "workload.ovsschema")
@@ -52,53 +55,24 @@ class BigdbError(Exception):
 
 
 class Rpc:
-    """A blocking JSON-RPC connection on a unix socket.  Answers "echo"
-    requests from the peer."""
+    """A blocking JSON-RPC connection on a unix socket (a tests/rpc.py
+    Client) whose calls return the "result" and raise BigdbError."""
 
     def __init__(self, path, timeout=600.0):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(timeout)
-        self.sock.connect(path)
-        self.buf = ""
-        self.next_id = 0
-        self.decoder = json.JSONDecoder()
+        self.client = Client("unix:" + path, timeout=timeout)
 
     def close(self):
-        self.sock.close()
-
-    def _recv_msg(self):
-        while True:
-            s = self.buf.lstrip()
-            if s:
-                try:
-                    msg, end = self.decoder.raw_decode(s)
-                    self.buf = s[end:]
-                    return msg
-                except ValueError:
-                    pass
-            data = self.sock.recv(1 << 20)
-            if not data:
-                raise BigdbError("connection closed by peer")
-            self.buf += data.decode()
+        self.client.close()
 
     def call(self, method, params):
         """Sends a request, returns its "result"; raises on "error"."""
-        self.next_id += 1
-        rid = self.next_id
-        self.sock.sendall(json.dumps(
-            {"method": method, "params": params, "id": rid}).encode())
-        while True:
-            msg = self._recv_msg()
-            if msg.get("method") == "echo" and "id" in msg:
-                self.sock.sendall(json.dumps(
-                    {"result": msg.get("params", []), "error": None,
-                     "id": msg["id"]}).encode())
-                continue
-            if msg.get("id") != rid:
-                continue
-            if msg.get("error") is not None:
-                raise BigdbError("%s: %s" % (method, msg["error"]))
-            return msg.get("result")
+        try:
+            msg = self.client.call(method, params)
+        except Closed:
+            raise BigdbError("connection closed by peer")
+        if msg.get("error") is not None:
+            raise BigdbError("%s: %s" % (method, msg["error"]))
+        return msg.get("result")
 
     def transact(self, ops):
         result = self.call("transact", [DB_NAME] + ops)

@@ -32,13 +32,22 @@ usage(void)
     for (const struct wl_workload *w = wl_workloads; w->name; w++) {
         printf("  %-8s  %s\n", w->name, w->description);
     }
-    printf("  all       all of the above, in this order\n"
+    printf("  all       the five above, in this order\n"
+           "OVN-shaped workloads (--clients, --rows):\n");
+    for (const struct wl_workload *w = wl_ovn_workloads; w->name; w++) {
+        printf("  %-10s  %s\n", w->name, w->description);
+    }
+    printf("  ovn       the three above, in this order\n"
            "Options:\n"
            "  --scale=S      multiply every count by S (default 1.0)\n"
            "  --workers=N    parallel clients (default 10)\n"
            "  --db=NAME      database name (default Workload)\n"
            "  --run=TAG      prefix of the tag of the rows a run creates\n"
            "  --durable      end every transaction with a durable commit\n"
+           "  --clients=N    OVN workloads: clients and chassis (default\n"
+           "                 1000 x scale)\n"
+           "  --rows=N       OVN workloads: Binding rows (default\n"
+           "                 100000 x scale)\n"
            "  --probe        only check that REMOTE serves the database\n"
            "  --sync         before and after each timed phase, print\n"
            "                 {\"sync\":\"timed\"|\"check\"} and wait for a "
@@ -69,8 +78,14 @@ find_workload(const char *name)
             return w;
         }
     }
+    for (const struct wl_workload *w = wl_ovn_workloads; w->name; w++) {
+        if (!strcmp(w->name, name)) {
+            return w;
+        }
+    }
     return NULL;
 }
+
 
 /* Runs 'w' and prints its JSON line.  Returns 0 or -1. */
 static int
@@ -127,6 +142,18 @@ run_one(const struct wl_workload *w, const struct wl_config *base)
     return retval;
 }
 
+/* Runs every workload of 'ws'.  Returns 0 or -1. */
+static int
+run_list(const struct wl_workload *ws, const struct wl_config *cfg)
+{
+    for (const struct wl_workload *w = ws; w->name; w++) {
+        if (run_one(w, cfg)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -137,11 +164,13 @@ main(int argc, char *argv[])
         {"run", required_argument, NULL, 'r'},
         {"probe", no_argument, NULL, 'p'},
         {"durable", no_argument, NULL, 'D'},
+        {"clients", required_argument, NULL, 'c'},
+        {"rows", required_argument, NULL, 'R'},
         {"sync", no_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    struct wl_config cfg = {NULL, "Workload", 1.0, 10, NULL, NULL};
+    struct wl_config cfg = {.db = "Workload", .scale = 1.0, .workers = 10};
     bool probe = false;
     int c;
 
@@ -160,6 +189,18 @@ main(int argc, char *argv[])
             if (!str_to_int(optarg, &cfg.workers) || cfg.workers < 1
                 || cfg.workers > 1000) {
                 ovs_fatal(0, "--workers: %s is not in 1..1000", optarg);
+            }
+            break;
+        case 'c':
+            if (!str_to_int(optarg, &cfg.clients) || cfg.clients < 2
+                || cfg.clients > 10000) {
+                ovs_fatal(0, "--clients: %s is not in 2..10000", optarg);
+            }
+            break;
+        case 'R':
+            cfg.rows = strtoll(optarg, &end, 10);
+            if (*end || cfg.rows < 1) {
+                ovs_fatal(0, "--rows: %s is not a positive number", optarg);
             }
             break;
         case 'd':
@@ -208,16 +249,16 @@ main(int argc, char *argv[])
 
     /* Check every name before running anything. */
     for (int i = optind; i < argc; i++) {
-        if (strcmp(argv[i], "all") && !find_workload(argv[i])) {
+        if (strcmp(argv[i], "all") && strcmp(argv[i], "ovn")
+            && !find_workload(argv[i])) {
             ovs_fatal(0, "unknown workload %s (try --help)", argv[i]);
         }
     }
     for (int i = optind; i < argc; i++) {
-        if (!strcmp(argv[i], "all")) {
-            for (const struct wl_workload *w = wl_workloads; w->name; w++) {
-                if (run_one(w, &cfg)) {
-                    return 1;
-                }
+        if (!strcmp(argv[i], "all") || !strcmp(argv[i], "ovn")) {
+            if (run_list(!strcmp(argv[i], "all") ? wl_workloads
+                         : wl_ovn_workloads, &cfg)) {
+                return 1;
             }
         } else if (run_one(find_workload(argv[i]), &cfg)) {
             return 1;

@@ -225,50 +225,81 @@ scan_message(struct wl_rpc *rpc)
     return 0;
 }
 
+/* Takes the first complete message out of the buffer.  Returns 0 and
+ * stores it (new reference, or NULL if none is complete yet) in '*msgp',
+ * or -1 on error. */
+static int
+take_message(struct wl_rpc *rpc, json_t **msgp)
+{
+    size_t size = scan_message(rpc);
+
+    *msgp = NULL;
+    if (size == SIZE_MAX) {
+        set_error(rpc, "framing error in data from server");
+        return -1;
+    } else if (size > 0) {
+        json_error_t jerr;
+        json_t *msg = json_loadb(rpc->buf, size, 0, &jerr);
+        memmove(rpc->buf, rpc->buf + size, rpc->len - size);
+        rpc->len -= size;
+        rpc->scan = 0;
+        if (!msg || !json_is_object(msg)) {
+            set_error(rpc, "bad JSON from server: %s",
+                      msg ? "not an object" : jerr.text);
+            json_decref(msg);
+            return -1;
+        }
+        *msgp = msg;
+    }
+    return 0;
+}
+
+/* Receives more bytes, with recv() 'flags'.  Returns 0, EAGAIN if
+ * nonblocking and nothing is there, or -1 on error or end of stream. */
+static int
+recv_more(struct wl_rpc *rpc, int flags)
+{
+    if (rpc->alloc - rpc->len < 65536) {
+        if (rpc->alloc >= MAX_MESSAGE_SIZE) {
+            set_error(rpc, "message from server too large");
+            return -1;
+        }
+        rpc->alloc *= 2;
+        rpc->buf = xrealloc(rpc->buf, rpc->alloc);
+    }
+    for (;;) {
+        ssize_t n = recv(rpc->fd, rpc->buf + rpc->len,
+                         rpc->alloc - rpc->len, flags);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n < 0 && errno == EAGAIN && flags & MSG_DONTWAIT) {
+            return EAGAIN;
+        } else if (n <= 0) {
+            set_error(rpc, "recv: %s",
+                      n < 0 ? ovs_strerror(errno) : "connection closed");
+            return -1;
+        }
+        rpc->len += n;
+        rpc->bytes_received += n;
+        return 0;
+    }
+}
+
 /* Reads one message from the server, blocking.  Returns it (new
  * reference), or NULL on error. */
 static json_t *
 read_message(struct wl_rpc *rpc)
 {
     for (;;) {
-        size_t size = scan_message(rpc);
-        if (size == SIZE_MAX) {
-            set_error(rpc, "framing error in data from server");
+        json_t *msg;
+        if (take_message(rpc, &msg)) {
             return NULL;
-        } else if (size > 0) {
-            json_error_t jerr;
-            json_t *msg = json_loadb(rpc->buf, size, 0, &jerr);
-            memmove(rpc->buf, rpc->buf + size, rpc->len - size);
-            rpc->len -= size;
-            rpc->scan = 0;
-            if (!msg || !json_is_object(msg)) {
-                set_error(rpc, "bad JSON from server: %s",
-                          msg ? "not an object" : jerr.text);
-                json_decref(msg);
-                return NULL;
-            }
+        } else if (msg) {
             return msg;
         }
-
-        if (rpc->alloc - rpc->len < 65536) {
-            if (rpc->alloc >= MAX_MESSAGE_SIZE) {
-                set_error(rpc, "message from server too large");
-                return NULL;
-            }
-            rpc->alloc *= 2;
-            rpc->buf = xrealloc(rpc->buf, rpc->alloc);
-        }
-        ssize_t n = recv(rpc->fd, rpc->buf + rpc->len,
-                         rpc->alloc - rpc->len, 0);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        } else if (n <= 0) {
-            set_error(rpc, "recv: %s",
-                      n < 0 ? ovs_strerror(errno) : "connection closed");
+        if (recv_more(rpc, 0)) {
             return NULL;
         }
-        rpc->len += n;
-        rpc->bytes_received += n;
     }
 }
 
@@ -447,5 +478,61 @@ wl_rpc_recv_notification(struct wl_rpc *rpc)
             json_decref(msg);
             return NULL;
         }
+    }
+}
+
+int
+wl_rpc_fd(const struct wl_rpc *rpc)
+{
+    return rpc->fd;
+}
+
+int
+wl_rpc_send_request(struct wl_rpc *rpc, const char *method,
+                    const char *params_text, long long *idp)
+{
+    long long id = rpc->next_id++;
+    char *text = xasprintf("{\"id\":%lld,\"method\":\"%s\","
+                           "\"params\":%s}", id, method, params_text);
+    int retval = send_all(rpc, text, strlen(text));
+
+    free(text);
+    *idp = id;
+    return retval;
+}
+
+int
+wl_rpc_try_recv(struct wl_rpc *rpc, bool wait, json_t **msgp)
+{
+    *msgp = NULL;
+    for (;;) {
+        json_t *msg;
+        if (take_message(rpc, &msg)) {
+            return -1;
+        }
+        if (!msg) {
+            int retval = recv_more(rpc, wait ? 0 : MSG_DONTWAIT);
+            if (retval == EAGAIN) {
+                return 0;
+            } else if (retval) {
+                return -1;
+            }
+            wait = false;
+            continue;
+        }
+
+        const char *method = json_string_value(json_object_get(msg,
+                                                               "method"));
+        json_t *id = json_object_get(msg, "id");
+        if (method && !strcmp(method, "echo") && id && !json_is_null(id)) {
+            int retval = reply_echo(rpc, msg);
+            json_decref(msg);
+            if (retval) {
+                return -1;
+            }
+            continue;
+        }
+        *msgp = msg;
+        return 0;
     }
 }

@@ -45,6 +45,25 @@ int wl_rpc_request_json(struct wl_rpc *, const char *method,
  * if none is queued, or NULL on error (see wl_rpc_error()). */
 json_t *wl_rpc_recv_notification(struct wl_rpc *);
 
+/* For driving many connections from one thread (poll()):
+ *
+ * Returns the socket of 'rpc'. */
+int wl_rpc_fd(const struct wl_rpc *);
+
+/* Sends request 'method' with 'params_text' (borrowed) without waiting for
+ * the reply; stores the request's id in '*idp'.  Returns 0 or -1. */
+int wl_rpc_send_request(struct wl_rpc *, const char *method,
+                        const char *params_text, long long *idp);
+
+/* Returns 0 and stores in '*msgp' the next message from the server (a
+ * reply or a notification; new reference), or NULL if no complete message
+ * has arrived and the socket has nothing more to read now ('wait' false)
+ * or after one blocking read ('wait' true).  Answers "echo" requests
+ * itself.  Returns -1 on error or when the server closed the
+ * connection.  Do not mix with wl_rpc_request() on one connection while
+ * replies are outstanding. */
+int wl_rpc_try_recv(struct wl_rpc *, bool wait, json_t **msgp);
+
 /* Returns a description of the last error; borrowed (valid until the next
  * call on 'rpc'). */
 const char *wl_rpc_error(const struct wl_rpc *);

@@ -40,8 +40,8 @@
 
 static const long long size_steps[] = {100, 1000, 10000, 100000, 500000};
 
-static double
-now(void)
+double
+wl_now(void)
 {
     struct timespec ts;
 
@@ -49,8 +49,8 @@ now(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void
-sync_phase(const struct wl_config *cfg, const char *phase)
+void
+wl_sync_phase(const struct wl_config *cfg, const char *phase)
 {
     if (cfg->sync) {
         cfg->sync(phase);
@@ -64,11 +64,8 @@ scaled(long long n, double scale)
     return x < 1 ? 1 : x;
 }
 
-static char *
-error_printf(const char *fmt, ...) PRINTF_FORMAT(1, 2);
-
-static char *
-error_printf(const char *fmt, ...)
+char *
+wl_error_printf(const char *fmt, ...)
 {
     va_list args;
     char *s;
@@ -79,14 +76,8 @@ error_printf(const char *fmt, ...)
     return s;
 }
 
-/* Round-trip latencies of one thread, in seconds. */
-struct latencies {
-    double *v;
-    size_t n, alloc;
-};
-
-static void
-latencies_add(struct latencies *lat, double seconds)
+void
+wl_latencies_add(struct wl_latencies *lat, double seconds)
 {
     if (lat->n >= lat->alloc) {
         lat->v = x2nrealloc(lat->v, &lat->alloc, sizeof *lat->v);
@@ -102,8 +93,8 @@ compare_doubles(const void *a_, const void *b_)
 }
 
 /* Sorts 'lat' and stores p50, p99 and max in milliseconds in 'ms'. */
-static void
-latencies_summarize(struct latencies *lat, double ms[3])
+void
+wl_latencies_summarize(struct wl_latencies *lat, double ms[3])
 {
     if (!lat->n) {
         ms[0] = ms[1] = ms[2] = 0;
@@ -124,20 +115,20 @@ check_txn_result(const json_t *result, size_t n_ops)
     json_t *op;
 
     if (!json_is_array(result) || json_array_size(result) < n_ops) {
-        return error_printf("transact: result is not an array of %zu",
-                            n_ops);
+        return wl_error_printf("transact: result is not an array of %zu",
+                               n_ops);
     }
     json_array_foreach (result, i, op) {
         json_t *error = json_object_get(op, "error");
         if (error && !json_is_null(error)) {
             char *s = json_dumps(op, JSON_COMPACT);
-            char *msg = error_printf("transact: operation %zu failed: %.300s",
-                                     i, s);
+            char *msg = wl_error_printf("transact: operation %zu failed: "
+                                        "%.300s", i, s);
             free(s);
             return msg;
         }
         if (i < n_ops && !json_is_object(op)) {
-            return error_printf("transact: result %zu is not an object", i);
+            return wl_error_printf("transact: result %zu is not an object", i);
         }
     }
     return NULL;
@@ -146,9 +137,9 @@ check_txn_result(const json_t *result, size_t n_ops)
 /* Runs transaction 'ops_text' (a JSON array of operations, without the
  * database name) with 'n_ops' operations.  Returns 0 and the result in
  * '*resultp' (new reference), or -1 with '*errorp' set. */
-static int
-transact(struct wl_rpc *rpc, const char *db, const char *ops_text,
-         size_t n_ops, json_t **resultp, char **errorp)
+int
+wl_transact(struct wl_rpc *rpc, const char *db, const char *ops_text,
+            size_t n_ops, json_t **resultp, char **errorp)
 {
     size_t db_len = strlen(db), ops_len = strlen(ops_text);
     char *params = xmalloc(db_len + ops_len + 8);
@@ -173,8 +164,8 @@ transact(struct wl_rpc *rpc, const char *db, const char *ops_text,
 
 /* Returns the UUID string in insert result 'op' ({"uuid":["uuid",S]}), or
  * NULL. */
-static const char *
-insert_uuid(const json_t *op)
+const char *
+wl_insert_uuid(const json_t *op)
 {
     json_t *uuid = json_object_get(op, "uuid");
     const char *s = json_string_value(json_array_get(uuid, 1));
@@ -193,8 +184,8 @@ check_counts_one(const json_t *result, size_t first, size_t n)
     for (size_t i = first; i < first + n; i++) {
         json_t *count = json_object_get(json_array_get(result, i), "count");
         if (!json_is_integer(count) || json_integer_value(count) != 1) {
-            return error_printf("transact: operation %zu: count is not 1",
-                                i);
+            return wl_error_printf("transact: operation %zu: count is not 1",
+                                   i);
         }
     }
     return NULL;
@@ -212,7 +203,7 @@ select_run_rows(struct wl_rpc *rpc, const struct wl_config *cfg,
                           "\"columns\":%s}]", table, cfg->run, columns);
     json_t *result, *rows;
 
-    if (transact(rpc, cfg->db, ops, 1, &result, errorp)) {
+    if (wl_transact(rpc, cfg->db, ops, 1, &result, errorp)) {
         free(ops);
         return NULL;
     }
@@ -221,7 +212,7 @@ select_run_rows(struct wl_rpc *rpc, const struct wl_config *cfg,
     json_decref(result);
     if (!json_is_array(rows)) {
         json_decref(rows);
-        *errorp = error_printf("select %s: no rows array", table);
+        *errorp = wl_error_printf("select %s: no rows array", table);
         return NULL;
     }
     return rows;
@@ -237,8 +228,8 @@ select_n_rows(struct wl_rpc *rpc, const struct wl_config *cfg,
     json_t *rows = select_run_rows(rpc, cfg, table, columns, errorp);
 
     if (rows && json_array_size(rows) != n) {
-        *errorp = error_printf("%s has %zu rows, expected %lld", table,
-                               json_array_size(rows), n);
+        *errorp = wl_error_printf("%s has %zu rows, expected %lld", table,
+                                  json_array_size(rows), n);
         json_decref(rows);
         return NULL;
     }
@@ -284,16 +275,16 @@ setup_rows(struct wl_rpc *rpc, const struct wl_config *cfg, long long n,
             put_row(&ops, cfg, i);
         }
         ds_put_char(&ops, ']');
-        if (transact(rpc, cfg->db, ds_cstr(&ops), end - start, &result,
-                     errorp)) {
+        if (wl_transact(rpc, cfg->db, ds_cstr(&ops), end - start, &result,
+                        errorp)) {
             ds_destroy(&ops);
             return -1;
         }
         for (long long i = start; i < end; i++) {
-            const char *uuid = insert_uuid(json_array_get(result,
+            const char *uuid = wl_insert_uuid(json_array_get(result,
                                                           i - start));
             if (!uuid) {
-                *errorp = error_printf("setup insert %lld: no uuid", i);
+                *errorp = wl_error_printf("setup insert %lld: no uuid", i);
                 json_decref(result);
                 ds_destroy(&ops);
                 return -1;
@@ -315,7 +306,7 @@ struct worker {
     pthread_barrier_t *barrier;
     int (*prepare)(struct worker *);    /* Before the barrier; optional. */
     int (*body)(struct worker *);       /* The timed work. */
-    struct latencies lat;
+    struct wl_latencies lat;
     long long transactions, operations;
     char *error;
     pthread_t thread;
@@ -328,8 +319,8 @@ worker_main(void *w_)
     int error = wl_rpc_open(w->cfg->remote, &w->rpc);
 
     if (error) {
-        w->error = error_printf("worker %d: connect %s: %s", w->idx,
-                                w->cfg->remote, ovs_strerror(error));
+        w->error = wl_error_printf("worker %d: connect %s: %s", w->idx,
+                                   w->cfg->remote, ovs_strerror(error));
     } else if (w->prepare && w->prepare(w)) {
         /* w->error is set. */
     }
@@ -350,11 +341,11 @@ run_threads(const struct wl_config *cfg, void *job, int n,
             struct wl_result *res)
 {
     struct worker *ws = xcalloc(n, sizeof *ws);
-    struct latencies all = {NULL, 0, 0};
+    struct wl_latencies all = {NULL, 0, 0};
     pthread_barrier_t barrier;
     double start;
 
-    sync_phase(cfg, "timed");
+    wl_sync_phase(cfg, "timed");
     pthread_barrier_init(&barrier, NULL, n + 1);
     for (int i = 0; i < n; i++) {
         struct worker *w = &ws[i];
@@ -370,12 +361,12 @@ run_threads(const struct wl_config *cfg, void *job, int n,
         }
     }
     pthread_barrier_wait(&barrier);
-    start = now();
+    start = wl_now();
     for (int i = 0; i < n; i++) {
         pthread_join(ws[i].thread, NULL);
     }
-    res->seconds = now() - start;
-    sync_phase(cfg, "check");
+    res->seconds = wl_now() - start;
+    wl_sync_phase(cfg, "check");
     pthread_barrier_destroy(&barrier);
 
     for (int i = 0; i < n; i++) {
@@ -392,12 +383,12 @@ run_threads(const struct wl_config *cfg, void *job, int n,
             res->bytes_received += wl_rpc_bytes_received(w->rpc);
         }
         for (size_t j = 0; j < w->lat.n; j++) {
-            latencies_add(&all, w->lat.v[j]);
+            wl_latencies_add(&all, w->lat.v[j]);
         }
         free(w->lat.v);
         wl_rpc_close(w->rpc);
     }
-    latencies_summarize(&all, res->latency_ms);
+    wl_latencies_summarize(&all, res->latency_ms);
     free(all.v);
     free(ws);
     return res->error ? -1 : 0;
@@ -409,23 +400,23 @@ static int
 worker_transact(struct worker *w, const char *ops, size_t n_ops,
                 json_t **resultp)
 {
-    double t0 = now();
+    double t0 = wl_now();
     char *error;
 
-    if (transact(w->rpc, w->cfg->db, ops, n_ops, resultp, &error)) {
-        w->error = error_printf("worker %d: %s", w->idx, error);
+    if (wl_transact(w->rpc, w->cfg->db, ops, n_ops, resultp, &error)) {
+        w->error = wl_error_printf("worker %d: %s", w->idx, error);
         free(error);
         return -1;
     }
-    latencies_add(&w->lat, now() - t0);
+    wl_latencies_add(&w->lat, wl_now() - t0);
     w->transactions++;
     w->operations += n_ops;
     return 0;
 }
 
 /* A simple per-thread PRNG (xorshift64*). */
-static uint64_t
-prng_next(uint64_t *state)
+uint64_t
+wl_prng_next(uint64_t *state)
 {
     *state ^= *state >> 12;
     *state ^= *state << 25;
@@ -459,7 +450,7 @@ update_body(struct worker *w)
     /* Worker 'idx' owns rows idx, idx + workers, ...: the final value of
      * each row is known without ordering between workers. */
     for (long long i = 1; i <= job->n_updates && !retval; i++) {
-        long long r = w->idx + (prng_next(&state) % n_own) * n_workers;
+        long long r = w->idx + (wl_prng_next(&state) % n_own) * n_workers;
         json_t *result;
 
         ds_clear(&ops);
@@ -501,10 +492,11 @@ check_items(struct wl_rpc *rpc, const struct wl_config *cfg, long long n,
         if (error) {
             break;
         } else if (k < 0 || k >= n || seen[k]) {
-            error = error_printf("Item row with bad or duplicate n %lld", k);
+            error = wl_error_printf("Item row with bad or duplicate n %lld",
+                                    k);
         } else if (row_int(row, "value") != expected[k]) {
-            error = error_printf("Item %lld: value %lld, expected %lld", k,
-                                 row_int(row, "value"), expected[k]);
+            error = wl_error_printf("Item %lld: value %lld, expected %lld", k,
+                                    row_int(row, "value"), expected[k]);
         }
         if (k >= 0 && k < n) {
             seen[k] = 1;
@@ -521,7 +513,7 @@ run_update(const struct wl_config *cfg, struct wl_result *res,
 {
     struct update_job job;
     struct wl_rpc *rpc;
-    double t0 = now();
+    double t0 = wl_now();
     int error;
 
     job.n_rows = MAX(scaled(n_rows, cfg->scale), cfg->workers);
@@ -531,15 +523,15 @@ run_update(const struct wl_config *cfg, struct wl_result *res,
 
     error = wl_rpc_open(cfg->remote, &rpc);
     if (error) {
-        res->error = error_printf("connect %s: %s", cfg->remote,
-                                  ovs_strerror(error));
+        res->error = wl_error_printf("connect %s: %s", cfg->remote,
+                                     ovs_strerror(error));
     } else if (!setup_rows(rpc, cfg, job.n_rows, put_update_row, job.uuids,
                            &res->error)) {
-        res->setup_seconds = now() - t0;
+        res->setup_seconds = wl_now() - t0;
         if (!run_threads(cfg, &job, cfg->workers, NULL, update_body, res)) {
-            t0 = now();
+            t0 = wl_now();
             res->error = check_items(rpc, cfg, job.n_rows, job.expected);
-            res->check_seconds = now() - t0;
+            res->check_seconds = wl_now() - t0;
             res->rows = job.n_rows;
             res->atoms = res->rows * ITEM_ATOMS;
         }
@@ -585,9 +577,9 @@ insert_body(struct worker *w)
         ds_put_char(&ops, ']');
         retval = worker_transact(w, ds_cstr(&ops), 1, &result);
         if (!retval) {
-            if (!insert_uuid(json_array_get(result, 0))) {
-                w->error = error_printf("worker %d: insert %lld: no uuid",
-                                        w->idx, i);
+            if (!wl_insert_uuid(json_array_get(result, 0))) {
+                w->error = wl_error_printf("worker %d: insert %lld: no uuid",
+                                           w->idx, i);
                 retval = -1;
             }
             json_decref(result);
@@ -625,8 +617,8 @@ check_groups(struct wl_rpc *rpc, const struct wl_config *cfg, int n_groups,
             break;
         } else if (g < 0 || g >= n_groups || k < 0 || k >= counts[g]
                    || seen[offsets[g] + k]) {
-            error = error_printf("Item row (%lld, %lld) unexpected or "
-                                 "duplicate", g, k);
+            error = wl_error_printf("Item row (%lld, %lld) unexpected or "
+                                    "duplicate", g, k);
         } else {
             seen[offsets[g] + k] = 1;
         }
@@ -646,16 +638,16 @@ run_insert(const struct wl_config *cfg, struct wl_result *res)
     int error = wl_rpc_open(cfg->remote, &rpc);
 
     if (error) {
-        res->error = error_printf("connect %s: %s", cfg->remote,
-                                  ovs_strerror(error));
+        res->error = wl_error_printf("connect %s: %s", cfg->remote,
+                                     ovs_strerror(error));
     } else if (!run_threads(cfg, &job, cfg->workers, NULL, insert_body,
                             res)) {
-        double t0 = now();
+        double t0 = wl_now();
         for (int i = 0; i < cfg->workers; i++) {
             counts[i] = job.n_inserts;
         }
         res->error = check_groups(rpc, cfg, cfg->workers, counts);
-        res->check_seconds = now() - t0;
+        res->check_seconds = wl_now() - t0;
         res->rows = job.n_inserts * cfg->workers;
         res->atoms = res->rows * ITEM_ATOMS;
     }
@@ -675,23 +667,23 @@ run_size(const struct wl_config *cfg, struct wl_result *res)
     enum { N_STEPS = ARRAY_SIZE(size_steps) };
     long long counts[2 * N_STEPS];
     struct ds ops = DS_EMPTY_INITIALIZER;
-    struct latencies lat = {NULL, 0, 0};
+    struct wl_latencies lat = {NULL, 0, 0};
     struct wl_rpc *rpc;
     int error = wl_rpc_open(cfg->remote, &rpc);
     double start;
 
     if (error) {
-        res->error = error_printf("connect %s: %s", cfg->remote,
-                                  ovs_strerror(error));
+        res->error = wl_error_printf("connect %s: %s", cfg->remote,
+                                     ovs_strerror(error));
         return -1;
     }
-    sync_phase(cfg, "timed");
-    start = now();
+    wl_sync_phase(cfg, "timed");
+    start = wl_now();
     ds_put_cstr(&res->extra, ",\"steps\":[");
     for (int k = 0; k < N_STEPS && !res->error; k++) {
         long long n = scaled(size_steps[k], cfg->scale);
         json_t *result;
-        double t0 = now(), t1;
+        double t0 = wl_now(), t1;
 
         counts[2 * k] = counts[2 * k + 1] = n;
         ds_clear(&ops);
@@ -700,53 +692,54 @@ run_size(const struct wl_config *cfg, struct wl_result *res)
             put_item_insert(&ops, cfg, 2 * k, i, i);
         }
         ds_put_char(&ops, ']');
-        if (transact(rpc, cfg->db, ds_cstr(&ops), n, &result, &res->error)) {
+        if (wl_transact(rpc, cfg->db, ds_cstr(&ops), n, &result,
+                        &res->error)) {
             break;
         }
         for (long long i = 0; i < n && !res->error; i++) {
-            if (!insert_uuid(json_array_get(result, i))) {
-                res->error = error_printf("size %lld: insert %lld: no uuid",
-                                          n, i);
+            if (!wl_insert_uuid(json_array_get(result, i))) {
+                res->error = wl_error_printf("size %lld: insert %lld: no uuid",
+                                             n, i);
             }
         }
         json_decref(result);
-        t1 = now();
-        latencies_add(&lat, t1 - t0);
+        t1 = wl_now();
+        wl_latencies_add(&lat, t1 - t0);
         res->transactions++;
         res->operations += n;
 
         for (long long i = 0; i < n && !res->error; i++) {
-            double t2 = now();
+            double t2 = wl_now();
             ds_clear(&ops);
             ds_put_char(&ops, '[');
             put_item_insert(&ops, cfg, 2 * k + 1, i, i);
             ds_put_char(&ops, ']');
-            if (transact(rpc, cfg->db, ds_cstr(&ops), 1, &result,
-                         &res->error)) {
+            if (wl_transact(rpc, cfg->db, ds_cstr(&ops), 1, &result,
+                            &res->error)) {
                 break;
             }
-            if (!insert_uuid(json_array_get(result, 0))) {
-                res->error = error_printf("size: insert: no uuid");
+            if (!wl_insert_uuid(json_array_get(result, 0))) {
+                res->error = wl_error_printf("size: insert: no uuid");
             }
             json_decref(result);
-            latencies_add(&lat, now() - t2);
+            wl_latencies_add(&lat, wl_now() - t2);
             res->transactions++;
             res->operations++;
         }
         ds_put_format(&res->extra, "%s{\"rows\":%lld,\"bulk_seconds\":%.3f,"
                       "\"single_seconds\":%.3f}", k ? "," : "", n, t1 - t0,
-                      now() - t1);
+                      wl_now() - t1);
     }
     ds_put_char(&res->extra, ']');
-    res->seconds = now() - start;
-    sync_phase(cfg, "check");
+    res->seconds = wl_now() - start;
+    wl_sync_phase(cfg, "check");
     res->bytes_sent = wl_rpc_bytes_sent(rpc);
     res->bytes_received = wl_rpc_bytes_received(rpc);
-    latencies_summarize(&lat, res->latency_ms);
+    wl_latencies_summarize(&lat, res->latency_ms);
     if (!res->error) {
-        double t0 = now();
+        double t0 = wl_now();
         res->error = check_groups(rpc, cfg, 2 * N_STEPS, counts);
-        res->check_seconds = now() - t0;
+        res->check_seconds = wl_now() - t0;
         for (int g = 0; g < 2 * N_STEPS; g++) {
             res->rows += counts[g];
         }
@@ -790,8 +783,8 @@ queue_monitor(struct worker *w, const char *columns, const char *what)
 
     free(params);
     if (retval) {
-        w->error = error_printf("thread %d: monitor: %s", w->idx,
-                                wl_rpc_error(w->rpc));
+        w->error = wl_error_printf("thread %d: monitor: %s", w->idx,
+                                   wl_rpc_error(w->rpc));
         return -1;
     }
     json_decref(result);
@@ -838,7 +831,8 @@ producer_body(struct worker *w)
             const char *uuid;
 
             if (!msg) {
-                w->error = error_printf("producer: %s", wl_rpc_error(w->rpc));
+                w->error = wl_error_printf("producer: %s",
+                                           wl_rpc_error(w->rpc));
                 retval = -1;
                 break;
             }
@@ -907,7 +901,7 @@ queue_worker_body(struct worker *w)
     int retval = 0;
 
     for (long long seq = 0; seq < job->n_requests && !retval; seq++) {
-        double t0 = now();
+        double t0 = wl_now();
         json_t *result;
         char uuid[UUID_LEN + 1];
         bool served = false;
@@ -916,18 +910,18 @@ queue_worker_body(struct worker *w)
         ds_put_format(&ops, "[{\"op\":\"insert\",\"table\":\"Request\","
                       "\"row\":{\"run\":\"%s\",\"worker\":%d,\"seq\":%lld,"
                       "\"served\":false}}]", w->cfg->run, w->idx, seq);
-        if (transact(w->rpc, w->cfg->db, ds_cstr(&ops), 1, &result,
-                     &w->error)) {
+        if (wl_transact(w->rpc, w->cfg->db, ds_cstr(&ops), 1, &result,
+                        &w->error)) {
             retval = -1;
             break;
         }
-        const char *s = insert_uuid(json_array_get(result, 0));
+        const char *s = wl_insert_uuid(json_array_get(result, 0));
         if (s) {
             strcpy(uuid, s);
         }
         json_decref(result);
         if (!s) {
-            w->error = error_printf("worker %d: request: no uuid", w->idx);
+            w->error = wl_error_printf("worker %d: request: no uuid", w->idx);
             retval = -1;
             break;
         }
@@ -939,8 +933,8 @@ queue_worker_body(struct worker *w)
         while (!served) {
             json_t *msg = wl_rpc_recv_notification(w->rpc);
             if (!msg) {
-                w->error = error_printf("worker %d: %s", w->idx,
-                                        wl_rpc_error(w->rpc));
+                w->error = wl_error_printf("worker %d: %s", w->idx,
+                                           wl_rpc_error(w->rpc));
                 retval = -1;
                 break;
             }
@@ -954,7 +948,7 @@ queue_worker_body(struct worker *w)
             json_decref(early[i]);
         }
         n_early = 0;
-        latencies_add(&w->lat, now() - t0);
+        wl_latencies_add(&w->lat, wl_now() - t0);
     }
     free(early);
     ds_destroy(&ops);
@@ -991,9 +985,9 @@ check_queue(struct wl_rpc *rpc, const struct wl_config *cfg,
             break;
         } else if (w < 0 || w >= cfg->workers || s < 0
                    || s >= job->n_requests || seen[k]) {
-            error = error_printf("Request (%lld, %lld) unexpected", w, s);
+            error = wl_error_printf("Request (%lld, %lld) unexpected", w, s);
         } else if (!json_is_true(json_object_get(row, "served"))) {
-            error = error_printf("Request (%lld, %lld) not served", w, s);
+            error = wl_error_printf("Request (%lld, %lld) not served", w, s);
         } else {
             seen[k] = 1;
         }
@@ -1018,8 +1012,8 @@ check_queue(struct wl_rpc *rpc, const struct wl_config *cfg,
         if (error) {
             break;
         } else if (json_array_size(pairs) != QUEUE_MAP_SIZE) {
-            error = error_printf("Slot %lld: %zu map elements", n,
-                                 json_array_size(pairs));
+            error = wl_error_printf("Slot %lld: %zu map elements", n,
+                                    json_array_size(pairs));
             break;
         }
         json_array_foreach (pairs, e, pair) {
@@ -1031,8 +1025,8 @@ check_queue(struct wl_rpc *rpc, const struct wl_config *cfg,
                        key)
                 || strcmp(json_string_value(json_array_get(pair, 1)) ?: "",
                           value)) {
-                error = error_printf("Slot %lld: element %zu is not "
-                                     "%s=%s", n, e, key, value);
+                error = wl_error_printf("Slot %lld: element %zu is not "
+                                        "%s=%s", n, e, key, value);
                 break;
             }
         }
@@ -1046,7 +1040,7 @@ run_queue(const struct wl_config *cfg, struct wl_result *res)
 {
     struct queue_job job;
     struct wl_rpc *rpc;
-    double t0 = now();
+    double t0 = wl_now();
     int error;
 
     job.n_requests = scaled(QUEUE_REQUESTS, cfg->scale);
@@ -1054,16 +1048,16 @@ run_queue(const struct wl_config *cfg, struct wl_result *res)
     job.last_request = -1;
     error = wl_rpc_open(cfg->remote, &rpc);
     if (error) {
-        res->error = error_printf("connect %s: %s", cfg->remote,
-                                  ovs_strerror(error));
+        res->error = wl_error_printf("connect %s: %s", cfg->remote,
+                                     ovs_strerror(error));
     } else if (!setup_rows(rpc, cfg, QUEUE_SLOTS, put_slot_row,
                            job.slot_uuids, &res->error)) {
-        res->setup_seconds = now() - t0;
+        res->setup_seconds = wl_now() - t0;
         if (!run_threads(cfg, &job, cfg->workers + 1, queue_prepare,
                          queue_body, res)) {
-            t0 = now();
+            t0 = wl_now();
             res->error = check_queue(rpc, cfg, &job);
-            res->check_seconds = now() - t0;
+            res->check_seconds = wl_now() - t0;
             res->rows = QUEUE_SLOTS + job.n_requests * cfg->workers;
             res->atoms = (QUEUE_SLOTS * SLOT_ATOMS
                           + job.n_requests * cfg->workers * REQUEST_ATOMS);
@@ -1089,22 +1083,22 @@ wl_probe(const struct wl_config *cfg, char **errorp)
 
     *errorp = NULL;
     if (error) {
-        *errorp = error_printf("connect %s: %s", cfg->remote,
-                               ovs_strerror(error));
+        *errorp = wl_error_printf("connect %s: %s", cfg->remote,
+                                  ovs_strerror(error));
         return -1;
     }
     if (wl_rpc_request(rpc, "list_dbs", "[]", &result)) {
-        *errorp = error_printf("list_dbs: %s", wl_rpc_error(rpc));
+        *errorp = wl_error_printf("list_dbs: %s", wl_rpc_error(rpc));
     } else {
         json_array_foreach (result, i, name) {
             found |= !strcmp(json_string_value(name) ?: "", cfg->db);
         }
         json_decref(result);
         if (!found) {
-            *errorp = error_printf("list_dbs: no database %s", cfg->db);
-        } else if (!transact(rpc, cfg->db, "[{\"op\":\"select\",\"table\":"
-                             "\"Item\",\"where\":[[\"n\",\"==\",-1]]}]", 1,
-                             &result, errorp)) {
+            *errorp = wl_error_printf("list_dbs: no database %s", cfg->db);
+        } else if (!wl_transact(rpc, cfg->db, "[{\"op\":\"select\",\"table\":"
+                                "\"Item\",\"where\":[[\"n\",\"==\",-1]]}]", 1,
+                                &result, errorp)) {
             json_decref(result);
         }
     }

@@ -9,8 +9,13 @@
 #ifndef TESTS_WORKLOADS_WL_WORKLOADS_H
 #define TESTS_WORKLOADS_WL_WORKLOADS_H 1
 
+#include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "lib/ds.h"
+#include "lib/util.h"
+
+struct wl_rpc;
 
 struct wl_config {
     const char *remote;         /* "unix:PATH" or "tcp:IP:PORT". */
@@ -18,6 +23,8 @@ struct wl_config {
     double scale;               /* Multiplies every count (min 1). */
     int workers;                /* Parallel connections. */
     const char *run;            /* Tag for the rows this run creates. */
+    int clients;                /* OVN workloads: clients (0: default). */
+    long long rows;             /* OVN workloads: rows (0: default). */
 
     /* If nonnull, called with "timed" just before the timed phase and with
      * "check" just after it, so an observer can sample the server. */
@@ -50,8 +57,44 @@ struct wl_workload {
 /* The workloads, in the seed's order; NULL-terminated by name. */
 extern const struct wl_workload wl_workloads[];
 
+/* The OVN-shaped workloads (wl-ovn.c); NULL-terminated by name. */
+extern const struct wl_workload wl_ovn_workloads[];
+
 /* Connects to the server and checks that it serves 'cfg->db' and answers
  * a transaction.  Returns 0, or -1 with '*errorp' set (caller must free). */
 int wl_probe(const struct wl_config *cfg, char **errorp);
+
+/* Helpers shared by the workload modules. */
+
+/* Seconds on the monotonic clock. */
+double wl_now(void);
+
+/* Calls 'cfg->sync(phase)' if set. */
+void wl_sync_phase(const struct wl_config *cfg, const char *phase);
+
+/* Returns a formatted message; caller must free. */
+char *wl_error_printf(const char *fmt, ...) PRINTF_FORMAT(1, 2);
+
+/* Round-trip latencies of one thread, in seconds. */
+struct wl_latencies {
+    double *v;
+    size_t n, alloc;
+};
+void wl_latencies_add(struct wl_latencies *, double seconds);
+/* Sorts the latencies and stores p50, p99 and max in milliseconds. */
+void wl_latencies_summarize(struct wl_latencies *, double ms[3]);
+
+/* Runs transaction 'ops_text' (a JSON array of operations, without the
+ * database name) with 'n_ops' operations on 'db'.  Returns 0 and the
+ * result in '*resultp' (new reference), or -1 with '*errorp' set (caller
+ * must free). */
+int wl_transact(struct wl_rpc *rpc, const char *db, const char *ops_text,
+                size_t n_ops, json_t **resultp, char **errorp);
+
+/* Returns the UUID string in insert result 'op', or NULL. */
+const char *wl_insert_uuid(const json_t *op);
+
+/* A small PRNG (xorshift64*); '*state' must start nonzero. */
+uint64_t wl_prng_next(uint64_t *state);
 
 #endif /* tests/workloads/wl-workloads.h */

@@ -1,0 +1,78 @@
+/* ovsdb/cluster-ctl.c: "cluster/..." control commands.  See
+ * cluster-ctl.h. */
+#include <config.h>
+
+#include "ovsdb/cluster-ctl.h"
+
+#include "lib/ds.h"
+#include "lib/unixctl.h"
+#include "lib/uuid.h"
+#include "ovsdb/raft.h"
+#include "ovsdb/server.h"
+
+/* Returns the Raft member of the database named 'name', or NULL after
+ * replying with the reference's error. */
+static struct raft *
+find_raft(struct unixctl_conn *conn, struct ovsdb_server *srv,
+          const char *name)
+{
+    struct ovsdb_server_db *sdb = ovsdb_server_find_db(srv, name);
+    struct raft *raft = sdb ? ovsdb_server_db_get_raft(sdb) : NULL;
+    if (!raft) {
+        unixctl_command_reply_error(conn, "unknown cluster");
+    }
+    return raft;
+}
+
+static void
+status_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+          const char *argv[], void *srv)
+{
+    struct raft *raft = find_raft(conn, srv, argv[1]);
+    if (raft) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        raft_put_status(raft, &s);
+        unixctl_command_reply(conn, ds_cstr(&s));
+        ds_destroy(&s);
+    }
+}
+
+/* Replies with 'id' in full, as the reference's cluster/cid and
+ * cluster/sid do. */
+static void
+reply_uuid(struct unixctl_conn *conn, const struct uuid *id)
+{
+    char s[UUID_LEN + 2];
+    uuid_to_string(id, s);
+    s[UUID_LEN] = '\n';
+    s[UUID_LEN + 1] = '\0';
+    unixctl_command_reply(conn, s);
+}
+
+static void
+cid_cb(struct unixctl_conn *conn, int argc OVS_UNUSED, const char *argv[],
+       void *srv)
+{
+    struct raft *raft = find_raft(conn, srv, argv[1]);
+    if (raft) {
+        reply_uuid(conn, raft_get_cid(raft));
+    }
+}
+
+static void
+sid_cb(struct unixctl_conn *conn, int argc OVS_UNUSED, const char *argv[],
+       void *srv)
+{
+    struct raft *raft = find_raft(conn, srv, argv[1]);
+    if (raft) {
+        reply_uuid(conn, raft_get_sid(raft));
+    }
+}
+
+void
+cluster_ctl_register(struct ovsdb_server *srv)
+{
+    unixctl_command_register("cluster/status", "DB", 1, 1, status_cb, srv);
+    unixctl_command_register("cluster/cid", "DB", 1, 1, cid_cb, srv);
+    unixctl_command_register("cluster/sid", "DB", 1, 1, sid_cb, srv);
+}

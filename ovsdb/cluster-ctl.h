@@ -1,0 +1,14 @@
+/* ovsdb/cluster-ctl.h: the "cluster/..." control commands of ovsdb-server
+ * (ovsdb-server(1) "CLUSTERED DATABASES"), with the reference's names,
+ * arguments, output and errors: cluster/status, cluster/cid, cluster/sid
+ * for the clustered databases that 'srv' serves. */
+#ifndef OVSDB_CLUSTER_CTL_H
+#define OVSDB_CLUSTER_CTL_H 1
+
+struct ovsdb_server;
+
+/* Registers the commands on the process's control socket (lib/unixctl);
+ * 'srv' is borrowed and must outlive the process's control server. */
+void cluster_ctl_register(struct ovsdb_server *srv);
+
+#endif /* ovsdb/cluster-ctl.h */

@@ -1,0 +1,111 @@
+/* ovsdb/raft.h: this server's member of a Raft cluster (OVS's Raft, as
+ * ovsdb(7) describes it), on its clustered file (ovsdb/cluster-file.h).
+ *
+ *     error = raft_open("nb.db", &raft);     (elects itself if alone)
+ *     error = raft_read_db(raft, &db);       (snapshot + committed log)
+ *     ...
+ *     raft_propose(raft, data, size, &eid);  (leader only; not durable)
+ *     ...more proposals...
+ *     error = raft_sync(raft, &committed);   (durable; committed says
+ *                                             whether the cluster agreed)
+ *     loop: raft_run(raft); raft_wait(raft); poll_block();
+ *
+ * The database layer above (ovsdb/storage) proposes each transaction as an
+ * entry whose DATA is [null, TRANSACTION-RECORD] and learns the outcome by
+ * polling: an entry is committed once raft_get_commit_index() reaches its
+ * index, and lost if the term moved on while it was not committed
+ * (raft_entry_is_lost()).  Proposals fail with "not leader" unless
+ * raft_is_leader().
+ *
+ * What exists today: a cluster of one server, which elects itself when it
+ * opens its file and commits an entry as soon as it is on disk, writing
+ * the same records as the reference (vote, leader, a no-op entry of the
+ * new term, commit indexes).  A file whose configuration has other
+ * servers is opened as a follower that knows no leader: its committed
+ * entries are served read-only and every proposal fails with "not
+ * leader" (talking to the other members is not built yet). */
+#ifndef OVSDB_RAFT_H
+#define OVSDB_RAFT_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/util.h"
+#include "lib/uuid.h"
+
+struct ds;
+struct ovsdb;
+struct ovsdb_error;
+
+struct raft;
+
+/* Opens the clustered file 'path' read-write (locked) and takes part in its
+ * cluster.  On success stores the member in '*raftp' (caller must free
+ * with raft_close()).  A bad tail record is logged and dropped (the next
+ * write truncates it).  A file made by join-cluster that has not joined
+ * yet is refused (joining needs the other members). */
+struct ovsdb_error *raft_open(const char *path, struct raft **raftp)
+    WARN_UNUSED_RESULT;
+void raft_close(struct raft *);         /* NULL is fine. */
+
+/* Builds the database as of the commit index: the snapshot, then every
+ * committed entry.  On success stores it in '*dbp' (caller must free with
+ * ovsdb_destroy()). */
+struct ovsdb_error *raft_read_db(struct raft *, struct ovsdb **dbp)
+    WARN_UNUSED_RESULT;
+
+void raft_run(struct raft *);
+void raft_wait(struct raft *);
+
+/* Identity and state. */
+const char *raft_get_name(const struct raft *);          /* Database. */
+const char *raft_get_file_name(const struct raft *);
+const char *raft_get_local_address(const struct raft *);
+const struct uuid *raft_get_cid(const struct raft *);
+const struct uuid *raft_get_sid(const struct raft *);
+bool raft_is_leader(const struct raft *);
+/* True if this server is part of a cluster that has a leader it knows. */
+bool raft_is_connected(const struct raft *);
+uint64_t raft_get_term(const struct raft *);
+uint64_t raft_get_commit_index(const struct raft *);
+/* The index of the last entry the database has applied (the "index" of
+ * _Server.Database). */
+uint64_t raft_get_applied_index(const struct raft *);
+/* The eid of the last entry with data applied (or of the snapshot): what a
+ * monitor_cond_since client knows as the last transaction id. */
+const struct uuid *raft_get_applied_eid(const struct raft *);
+
+/* Appends an entry with DATA 'data' ('size' bytes of JSON text, borrowed:
+ * [SCHEMA or null, TRANSACTION or null]) to the log in the current term,
+ * with a new eid stored in '*eid', and returns its index in '*indexp'.
+ * Not on disk until raft_sync().  Fails with "not leader" unless
+ * raft_is_leader(). */
+struct ovsdb_error *raft_propose(struct raft *, const char *data,
+                                 size_t size, struct uuid *eid,
+                                 uint64_t *indexp)
+    WARN_UNUSED_RESULT;
+
+/* Makes every proposal so far durable (one fsync) and, in a cluster of
+ * one, commits them (and records the new commit index).  On error the
+ * proposals since the last raft_sync() are cut off the log again, as if
+ * never made, and the error is returned. */
+struct ovsdb_error *raft_sync(struct raft *) WARN_UNUSED_RESULT;
+
+/* Marks the entries up to 'index' (at most the commit index) as applied
+ * to the database. */
+void raft_set_applied(struct raft *, uint64_t index, const struct uuid *eid);
+
+/* Replaces the log up to the applied index by a snapshot whose DATA is
+ * 'data' ('size' bytes of JSON text, borrowed), atomically, as the
+ * reference compacts. */
+struct ovsdb_error *raft_store_snapshot(struct raft *, const char *data,
+                                        size_t size) WARN_UNUSED_RESULT;
+
+/* Number of entries in the log (after the snapshot), and the file size. */
+uint64_t raft_get_n_log_entries(const struct raft *);
+long long raft_get_file_size(const struct raft *);
+
+/* Appends the "cluster/status" report, in the reference's layout. */
+void raft_put_status(const struct raft *, struct ds *out);
+
+#endif /* ovsdb/raft.h */
