@@ -2,8 +2,10 @@
 # run.sh: the two commands of README.md.
 #
 #   ./run.sh          set up, build, and run the server in the foreground on
-#                     the bundled example schema (run/example.db), listening on
-#                     unix:run/db.sock and tcp:127.0.0.1:6640.
+#                     the bundled example schema (run/example.db), with run/
+#                     as its run directory (OVS_RUNDIR): listening on
+#                     unix:run/db.sock and tcp:127.0.0.1:6640, control socket
+#                     run/ovsdb-server.PID.ctl, pidfile run/ovsdb-server.pid.
 #   ./run.sh check    set up, build, and run the test suite ("make check").
 #   ./run.sh setup    only install the packages and bootstrap autotools
 #                     (what .ci/run needs before its own builds).
@@ -83,10 +85,14 @@ case $mode in
             ./ovsdb/ovsdb-tool create "$db" \
                 "$top/ovsdb/schemas/example.ovsschema"
         fi
+        # As Open vSwitch lays out its run directory: relative socket
+        # names and the default pidfile and control socket are in it, so
+        # OVS_RUNDIR=run makes every client (ours or the reference's) find
+        # the server by its default names.
+        export OVS_RUNDIR="$top/run"
         exec ./ovsdb/ovsdb-server "$db" \
-            --remote=punix:"$top/run/db.sock" \
+            --remote=punix:db.sock \
             --remote=ptcp:6640:127.0.0.1 \
-            --unixctl="$top/run/ovsdb-server.ctl" \
-            --pidfile="$top/run/ovsdb-server.pid"
+            --pidfile
         ;;
 esac

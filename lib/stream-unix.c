@@ -1,5 +1,9 @@
 /* lib/stream-unix.c: "unix:PATH" and "punix:PATH" classes.
  *
+ * A relative PATH is relative to the run directory (dirs_rundir():
+ * $OVS_RUNDIR or the configured one), not to the working directory, as in
+ * the reference: "unix:db.sock" names the same socket for every program.
+ *
  * Accepted connections are named "unix#N" (N counts accepts in this
  * process), as the reference names them in logs. */
 #include <config.h>
@@ -10,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "lib/allocator.h"
+#include "lib/dirs.h"
 #include "lib/fatal-signal.h"
 #include "lib/socket-util.h"
 
@@ -22,14 +27,16 @@ unix_verify(const char *suffix)
 static int
 unix_open(const char *name, char *suffix, struct stream **streamp)
 {
+    char *path = dirs_abs_file_name(dirs_rundir(), suffix);
     int fd;
-    int error = make_unix_socket(SOCK_STREAM, true, NULL, suffix, 0, &fd);
+    int error = make_unix_socket(SOCK_STREAM, true, NULL, path, 0, &fd);
     if (error) {
+        free(path);
         return error;
     }
     new_fd_stream(xstrdup(name), fd, check_connection_completion(fd), true,
                   streamp);
-    stream_set_peer_name(*streamp, xstrdup(suffix));
+    stream_set_peer_name(*streamp, path);
     return 0;
 }
 
@@ -53,21 +60,23 @@ punix_accept(int fd, const struct sockaddr_storage *ss OVS_UNUSED,
 static int
 punix_listen(const char *name, char *suffix, struct pstream **pstreamp)
 {
+    char *path = dirs_abs_file_name(dirs_rundir(), suffix);
     int fd;
-    int error = make_unix_socket(SOCK_STREAM, true, suffix, NULL,
+    int error = make_unix_socket(SOCK_STREAM, true, path, NULL,
                                  socket_get_unix_mode(), &fd);
     if (error) {
+        free(path);
         return error;
     }
     if (listen(fd, 64) < 0) {
         error = errno;
         close(fd);
-        unlink(suffix);
+        unlink(path);
+        free(path);
         return error;
     }
-    fatal_signal_add_file_to_unlink(suffix);
-    new_fd_pstream(xstrdup(name), fd, punix_accept, xstrdup(suffix),
-                   pstreamp);
+    fatal_signal_add_file_to_unlink(path);
+    new_fd_pstream(xstrdup(name), fd, punix_accept, path, pstreamp);
     return 0;
 }
 

@@ -2,6 +2,8 @@
 # Every file git tracks under tests/, for "make dist".
 EXTRA_DIST += \
 	tests/automake.mk \
+	tests/automake.mk \
+	tests/automake.mk \
 	tests/check-format \
 	tests/client/backup.sh \
 	tests/client/commands.sh \
@@ -202,6 +204,7 @@ EXTRA_DIST += \
 	tests/e2e/layering.sh \
 	tests/e2e/lib.sh \
 	tests/e2e/options.sh \
+	tests/e2e/rundir.sh \
 	tests/e2e/unixctl-appctl.sh \
 	tests/e2e/version.sh \
 	tests/engine/differential-fuzz.sh \
@@ -251,6 +254,8 @@ EXTRA_DIST += \
 	tests/server/convert.sh \
 	tests/server/db-remotes.sh \
 	tests/server/db_remotes.py \
+	tests/server/exactness.py \
+	tests/server/exactness.py \
 	tests/server/exactness.py \
 	tests/server/exactness.sh \
 	tests/server/lib.sh \

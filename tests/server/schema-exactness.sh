@@ -72,14 +72,6 @@ r = c.call('transact', ['S', {'op': 'update', 'table': 'A', 'where': [],
 print(json.dumps(r['result'], sort_keys=True))
 " "$1.sock"
 }
-serve() {   # serve NAME SERVER DBFILE
-    rm -f "$1.sock"
-    "$2" "$3" --remote="punix:$PWD/$1.sock" --unixctl="$PWD/$1.ctl" \
-        --log-file="$PWD/$1.log" 2>>"$1.stderr" &
-    echo $! >"$1.pid"
-    SERVER_PIDS="$SERVER_PIDS $(cat "$1.pid")"
-    wait_socket "$(cat "$1.pid")" "$1.sock" "$1.stderr"
-}
 for how in created raw; do
     rm -f ours.db ref.db
     if [ $how = created ]; then
