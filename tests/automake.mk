@@ -61,7 +61,8 @@ tests_unit_test_lock_LDADD = $(TEST_LDADD)
 tests_unit_test_monitor_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/server/rpc.py tests/server/scenarios.py \
 	tests/server/robust.py tests/server/multi.py tests/server/lib.sh \
-	tests/server/appctl.sh tests/server/basic.sh tests/server/cli.sh \
+	tests/server/appctl.sh tests/server/allocator-stats.sh \
+	tests/server/basic.sh tests/server/cli.sh \
 	tests/server/clients.sh tests/server/locks.sh \
 	tests/server/malformed.sh tests/server/monitor.sh \
 	tests/server/multi.sh tests/server/probe.sh tests/server/serverdb.sh \
