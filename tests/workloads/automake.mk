@@ -19,7 +19,7 @@ tests_unit_test_wl_rpc_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/workloads/README.md tests/workloads/bench \
 	tests/workloads/smoke.sh tests/workloads/workload.ovsschema \
 	tests/workloads/bigdb.py tests/workloads/bigdb.sh \
-	tests/workloads/malloc-bench.sh
+	tests/workloads/malloc-bench.sh tests/workloads/allocbench.py
 
 # "make bench" builds the three allocator variants out of tree under
 # $(top_srcdir)/build/ and runs every workload on each; see

@@ -57,12 +57,23 @@ sample_now(struct sample *s)
     s->minflt = ru.ru_minflt;
 }
 
+/* VmHWM, not getrusage(): ru_maxrss survives exec(), so it would report
+ * the parent's peak when that was bigger. */
 static double
 peak_rss_mb(void)
 {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss / 1024.0;     /* Linux reports kilobytes. */
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[128];
+    long kb = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        if (sscanf(line, "VmHWM: %ld kB", &kb) == 1) {
+            break;
+        }
+    }
+    if (f) {
+        fclose(f);
+    }
+    return kb / 1024.0;
 }
 
 static unsigned char *
