@@ -2,8 +2,6 @@
 # Every file git tracks under tests/, for "make dist".
 EXTRA_DIST += \
 	tests/automake.mk \
-	tests/automake.mk \
-	tests/automake.mk \
 	tests/check-format \
 	tests/client/backup.sh \
 	tests/client/commands.sh \
@@ -327,12 +325,11 @@ EXTRA_DIST += \
 	tests/workloads/automake.mk \
 	tests/workloads/automake.mk \
 	tests/workloads/bench \
-	tests/workloads/bench \
-	tests/workloads/bench \
 	tests/workloads/bigdb.py \
 	tests/workloads/bigdb.sh \
 	tests/workloads/malloc-bench.c \
 	tests/workloads/malloc-bench.sh \
+	tests/workloads/ovn.sh \
 	tests/workloads/ovnbench.py \
 	tests/workloads/ovsdb-workload.c \
 	tests/workloads/smoke.sh \

@@ -19,7 +19,7 @@ tests_unit_test_wl_rpc_SOURCES = tests/unit/test-wl-rpc.c \
 tests_unit_test_wl_rpc_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/workloads/README.md tests/workloads/bench \
 	tests/workloads/smoke.sh tests/workloads/workload.ovsschema \
-	tests/workloads/bigdb.py tests/workloads/bigdb.sh \
+	tests/workloads/bigdb.py tests/workloads/bigdb.sh tests/workloads/ovn.sh \
 	tests/workloads/ovnbench.py \
 	tests/workloads/malloc-bench.sh tests/workloads/allocbench.py
 
