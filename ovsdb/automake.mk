@@ -41,6 +41,7 @@ ovsdb_libovsdb_a_SOURCES += \
 
 # (relay) relay mode and active-backup replication.
 ovsdb_libovsdb_a_SOURCES += \
+	ovsdb/updates.c ovsdb/updates.h \
 	ovsdb/relay.c ovsdb/relay.h \
 	ovsdb/replication.c ovsdb/replication.h
 

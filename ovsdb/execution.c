@@ -30,6 +30,7 @@ struct execution {
     void *authorize_aux;
     long long elapsed_msec;
     long long timeout_msec;     /* LLONG_MAX if no wait is pending. */
+    bool must_wait;             /* A "wait" is not satisfied yet. */
 };
 
 /* Runs the authorization hook, if any: see ovsdb_authorize_cb. */
@@ -528,7 +529,9 @@ execute_wait(struct execution *x, struct ovsdb_parser *p, json_t *result)
                 if (remaining < x->timeout_msec) {
                     x->timeout_msec = remaining;
                 }
-                /* Tells ovsdb_execute_compose() to retry later. */
+                /* ovsdb_execute_compose() retries later if its caller
+                 * can; if not, this is the error, as the reference's. */
+                x->must_wait = true;
                 error = ovsdb_error(OVSDB_E_NOT_SUPP,
                                     "triggers not supported");
             }
@@ -615,6 +618,13 @@ lookup_operation(const char *name)
         }
     }
     return NULL;
+}
+
+bool
+ovsdb_execute_op_writes(const char *name)
+{
+    const struct operation *op = lookup_operation(name);
+    return op && !op->read_only;
 }
 
 void
@@ -727,8 +737,7 @@ compose(struct ovsdb *db, const json_t *params, json_t *releasable,
         }
         if (error) {
             json_decref(result);
-            if (ovsdb_error_get_tag(error) == OVSDB_E_NOT_SUPP
-                && timeout_msec) {
+            if (x.must_wait && timeout_msec) {
                 /* An unsatisfied "wait": retry later. */
                 ovsdb_error_destroy(error);
                 ovsdb_txn_abort(x.txn);

@@ -98,4 +98,10 @@ json_t *ovsdb_execute_authorized(struct ovsdb *db, const json_t *params,
                                  ovsdb_authorize_cb *authorize,
                                  void *authorize_aux);
 
+/* True if the RFC 7047 operation 'name' ("insert", "update", ...) may
+ * change the database, false for the read-only ones ("select", "wait",
+ * "abort", ...) and for names that are no operation.  The one table of
+ * which operations write. */
+bool ovsdb_execute_op_writes(const char *name);
+
 #endif /* ovsdb/execution.h */

@@ -15,6 +15,7 @@
 #include "lib/vlog.h"
 #include "ovsdb/datum.h"
 #include "ovsdb/error.h"
+#include "ovsdb/execution.h"
 #include "ovsdb/ovsdb.h"
 #include "ovsdb/row.h"
 #include "ovsdb/schema.h"
@@ -22,6 +23,7 @@
 #include "ovsdb/table.h"
 #include "ovsdb/record.h"
 #include "ovsdb/txn.h"
+#include "ovsdb/updates.h"
 
 VLOG_DEFINE_THIS_MODULE(relay);
 
@@ -172,21 +174,12 @@ ovsdb_relay_is_connected(const struct ovsdb_relay *relay)
 bool
 ovsdb_relay_must_forward(const json_t *params)
 {
-    static const char *const local_ops[] = {
-        "select", "wait", "comment", "assert",
-    };
     for (size_t i = 1; i < json_array_size(params); i++) {
         const char *op = json_string_value(
             json_object_get(json_array_get(params, i), "op"));
-        if (!op) {
-            continue;           /* The local execution reports it. */
-        }
-        bool local = false;
-        for (size_t j = 0; j < ARRAY_SIZE(local_ops); j++) {
-            local = local || !strcmp(op, local_ops[j]);
-        }
-        if (!local) {
-            return true;
+        if (op && ovsdb_execute_op_writes(op)) {
+            return true;        /* Anything else the local execution
+                                 * answers, errors included. */
         }
     }
     return false;
@@ -269,136 +262,6 @@ complete_txn(struct ovsdb_relay *relay, size_t i, json_t *reply,
 
 /* Applying upstream changes. */
 
-/* Returns the ovsdb(5) record value for row update 'upd' (an update2 row
- * update: {"insert"|"initial"|"modify": row} or {"delete": null}): a new
- * reference, or NULL if 'upd' is malformed. */
-static json_t *
-row_update_to_record(const json_t *upd)
-{
-    const char *kind;
-    json_t *value;
-    json_object_foreach ((json_t *) upd, kind, value) {
-        if (!strcmp(kind, "delete")) {
-            return json_null();
-        } else if (!strcmp(kind, "insert") || !strcmp(kind, "initial")
-                   || !strcmp(kind, "modify")) {
-            return json_is_object(value) ? json_incref(value) : NULL;
-        }
-    }
-    return NULL;
-}
-
-/* Returns the full contents 'row' (an update2 "initial" row, which leaves
- * out default values) for the columns of 'ts', defaults filled in, so
- * that replaying it replaces every column.  New reference. */
-static json_t *
-full_row(const struct ovsdb_table_schema *ts, const json_t *row)
-{
-    json_t *full = json_deep_copy(row);
-    for (size_t i = OVSDB_N_STD_COLUMNS; i < ts->n_columns; i++) {
-        const struct ovsdb_column *c = ts->columns[i];
-        if (!json_object_get(full, c->name)) {
-            struct ovsdb_datum d;
-            ovsdb_datum_init_default(&d, &c->type);
-            json_object_set_new(full, c->name,
-                                ovsdb_datum_to_json(&d, &c->type));
-            ovsdb_datum_destroy(&d, &c->type);
-        }
-    }
-    return full;
-}
-
-/* Converts 'updates' (borrowed <table-updates2>) into an ovsdb(5) record
- * for 'db'.  With 'full' (a complete resync), the record also deletes
- * every local row that 'updates' does not have (in the tables named in
- * 'tables', or all if it is NULL) and replaces the others entirely (replay
- * it with is_diff false).  New reference, or NULL if 'updates' is
- * malformed. */
-static json_t *
-updates_to_record(const struct ovsdb *db, const json_t *updates, bool full,
-                  const json_t *tables)
-{
-    if (!json_is_object(updates)) {
-        return NULL;
-    }
-    json_t *record = json_object();
-    const char *table_name;
-    json_t *rows;
-    json_object_foreach ((json_t *) updates, table_name, rows) {
-        const struct ovsdb_table *table = ovsdb_get_table(db, table_name);
-        if (!table || !json_is_object(rows)) {
-            json_decref(record);
-            return NULL;
-        }
-        json_t *out = json_object();
-        const char *uuid_s;
-        json_t *upd;
-        json_object_foreach (rows, uuid_s, upd) {
-            json_t *value = json_is_object(upd)
-                            ? row_update_to_record(upd) : NULL;
-            if (!value) {
-                json_decref(out);
-                json_decref(record);
-                return NULL;
-            }
-            if (full && json_is_object(value)) {
-                json_t *f = full_row(table->schema, value);
-                json_decref(value);
-                value = f;
-            }
-            json_object_set_new(out, uuid_s, value);
-        }
-        json_object_set_new(record, table_name, out);
-    }
-
-    if (full) {
-        for (size_t i = 0; i < ovsdb_n_tables(db); i++) {
-            const struct ovsdb_table *table = ovsdb_get_table_by_index(db,
-                                                                       i);
-            if (tables && !json_object_get(tables, table->schema->name)) {
-                continue;
-            }
-            json_t *out = json_object_get(record, table->schema->name);
-            const struct ovsdb_row *row;
-            OVSDB_TABLE_FOR_EACH_ROW (row, table) {
-                char uuid_s[UUID_LEN + 1];
-                uuid_to_string(ovsdb_row_get_uuid(row), uuid_s);
-                if (!out) {
-                    out = json_object();
-                    json_object_set_new(record, table->schema->name, out);
-                }
-                if (!json_object_get(out, uuid_s)) {
-                    json_object_set_new(out, uuid_s, json_null());
-                }
-            }
-        }
-    }
-    return record;
-}
-
-struct ovsdb_error *
-ovsdb_relay_updates_to_txn(struct ovsdb *db, const json_t *updates,
-                           bool full, const json_t *tables,
-                           struct ovsdb_txn **txnp)
-{
-    struct ovsdb_error *error = NULL;
-    json_t *record = updates_to_record(db, updates, full, tables);
-    *txnp = NULL;
-    if (!record) {
-        error = ovsdb_error(OVSDB_E_SYNTAX, "malformed table updates");
-    } else if (json_object_size(record)) {
-        error = ovsdb_record_to_txn(db, record, !full, txnp);
-        if (!error) {
-            error = ovsdb_txn_precommit(*txnp);
-            if (error) {
-                ovsdb_txn_abort(*txnp);
-                *txnp = NULL;
-            }
-        }
-    }
-    json_decref(record);
-    return error;
-}
 
 /* Applies 'updates' (borrowed) to the copy as one committed transaction.
  * On error, logs it and resynchronizes from scratch. */
@@ -407,7 +270,7 @@ apply_updates(struct ovsdb_relay *relay, const json_t *updates, bool full)
 {
     struct ovsdb *db = ovsdb_server_db_get_ovsdb(relay->sdb);
     struct ovsdb_txn *txn;
-    struct ovsdb_error *error = ovsdb_relay_updates_to_txn(db, updates, full,
+    struct ovsdb_error *error = ovsdb_updates_to_txn(db, updates, full,
                                                            NULL, &txn);
     if (txn) {
         ovsdb_txn_commit_finish(txn);

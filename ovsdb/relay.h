@@ -81,17 +81,4 @@ const json_t *ovsdb_relay_txn_get_reply(const struct ovsdb_relay_txn *,
  * dropped. */
 void ovsdb_relay_txn_abandon(struct ovsdb_relay_txn *txn);
 
-/* Also used by ovsdb/replication: turns 'updates' (borrowed
- * <table-updates2> of a monitor_cond or monitor_cond_since) into a
- * precommitted transaction on 'db' in '*txnp' (the caller commits or
- * aborts it), or NULL if nothing changes.  With 'full' ('updates' is the
- * whole contents), rows missing from it are deleted, in the tables that
- * are members of the object 'tables' (all tables if NULL). */
-struct ovsdb_error *ovsdb_relay_updates_to_txn(struct ovsdb *db,
-                                               const json_t *updates,
-                                               bool full,
-                                               const json_t *tables,
-                                               struct ovsdb_txn **txnp)
-    WARN_UNUSED_RESULT;
-
 #endif /* ovsdb/relay.h */

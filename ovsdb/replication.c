@@ -14,11 +14,11 @@
 #include "lib/vlog.h"
 #include "ovsdb/error.h"
 #include "ovsdb/ovsdb.h"
-#include "ovsdb/relay.h"
 #include "ovsdb/schema.h"
 #include "ovsdb/server.h"
 #include "ovsdb/table.h"
 #include "ovsdb/txn.h"
+#include "ovsdb/updates.h"
 
 VLOG_DEFINE_THIS_MODULE(replication);
 
@@ -242,7 +242,7 @@ apply(struct ovsdb_replication *r, struct replica *rep,
         return;
     }
     struct ovsdb_txn *txn;
-    struct ovsdb_error *error = ovsdb_relay_updates_to_txn(
+    struct ovsdb_error *error = ovsdb_updates_to_txn(
         ovsdb_server_db_get_ovsdb(sdb), updates, full, rep->tables, &txn);
     if (!error && txn) {
         error = ovsdb_server_db_commit_txn(sdb, txn);
