@@ -42,7 +42,7 @@ mask_file() {
 # via_client transact SOCKET TXN: "ovsdb-client transact" on unix:SOCKET,
 # so that run_txns (tests/storage/lib.sh) can drive a server.
 via_client() {
-    "$REF_OVSDB_CLIENT" transact "unix:$2" "$3"
+    "$REF_OVSDB_CLIENT" transact "unix:$PWD/$2" "$3"
 }
 
 # serve_ref DB: runs the reference ovsdb-server on DB (on ./db.sock) in the
