@@ -10,9 +10,7 @@
 . "$OVSDB_SRCDIR/tests/e2e/lib.sh"
 . "$OVSDB_SRCDIR/tests/storage/lib.sh"
 . "$OVSDB_SRCDIR/tests/cluster/lib.sh"
-has_reference || skip "reference ovsdb-server not installed"
-[ -x "$REF_OVSDB_CLIENT" ] || skip "reference ovsdb-client not installed"
-command -v python3 >/dev/null || skip "no python3"
+need_ref_server
 
 # The same transactions on a standalone file, for the expected contents.
 "$TOOL" create expected.db "$SCHEMA"
