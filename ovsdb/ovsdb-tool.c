@@ -1553,9 +1553,14 @@ main(int argc, char *argv[])
             check(cluster_file_validate_election_timer(election_timer));
             break;
         case 'v':
+            /* ovs-lib runs "ovsdb-tool -vconsole:off create-cluster ...",
+             * which must not print create-cluster's warning. */
+            vlog_set_verbosity(optarg);
+            break;
         case 'L':
         case 'R':
-            /* Accepted for compatibility; this tool logs nothing. */
+            /* Accepted for compatibility; this tool logs only that
+             * warning, to the console. */
             break;
         default:
             exit(EXIT_FAILURE);
