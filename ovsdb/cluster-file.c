@@ -503,43 +503,53 @@ cluster_file_create_joining(const char *path, const char *name,
 /* ---------------------------------------------------------------------
  * Writing. */
 
-/* Writes 'text' as one record, then applies 'r' (parsed from it, or built
- * by the caller) to the state. */
+/* Writes 'text' as one record to 'cf''s log now, or appends the complete
+ * record to 'batch' if it is nonnull.  Clears 'text'. */
 static struct ovsdb_error *
-write_record(struct cluster_file *cf, const struct raft_record *r)
+emit(struct cluster_file *cf, struct ds *batch, struct ds *text)
 {
-    struct ds text = DS_EMPTY_INITIALIZER;
-    raft_record_put(&text, r);
-    struct ovsdb_error *error = ovsdb_log_write_text(cf->log, text.string,
-                                                     text.length);
-    ds_destroy(&text);
+    struct ovsdb_error *error = NULL;
+    if (batch) {
+        ovsdb_log_put_record_kind(batch, OVSDB_LOG_CLUSTERED, text->string,
+                                  text->length);
+    } else {
+        error = ovsdb_log_write_text(cf->log, text->string, text->length);
+    }
+    ds_destroy(text);
     if (!error) {
         cf->n_records++;
-        error = apply_record(cf, cf->n_records, r);
     }
     return error;
 }
 
+/* Writes record 'r' (not an entry), then applies it to the state. */
+static struct ovsdb_error *
+write_record(struct cluster_file *cf, struct ds *batch,
+             const struct raft_record *r)
+{
+    struct ds text = DS_EMPTY_INITIALIZER;
+    raft_record_put(&text, r);
+    struct ovsdb_error *error = emit(cf, batch, &text);
+    return error ? error : apply_record(cf, cf->n_records, r);
+}
+
 struct ovsdb_error *
-cluster_file_write_entry(struct cluster_file *cf, uint64_t term,
-                         uint64_t index, const char *data, size_t data_size,
-                         const struct uuid *eid, const json_t *servers,
-                         uint64_t election_timer)
+cluster_file_write_entry(struct cluster_file *cf, struct ds *batch,
+                         uint64_t term, uint64_t index, const char *data,
+                         size_t data_size, const struct uuid *eid,
+                         const json_t *servers, uint64_t election_timer)
 {
     if (index > cf->log_end || index < cf->commit_index
-        || index < cf->log_start) {
+        || index < cf->log_start || (batch && index < cf->log_end)) {
         return OVSDB_BUG("entry index out of range");
     }
     struct ds text = DS_EMPTY_INITIALIZER;
     raft_record_put_entry(&text, term, index, data, data_size,
                           data ? eid : NULL, servers, election_timer);
-    struct ovsdb_error *error = ovsdb_log_write_text(cf->log, text.string,
-                                                     text.length);
-    ds_destroy(&text);
+    struct ovsdb_error *error = emit(cf, batch, &text);
     if (error) {
         return error;
     }
-    cf->n_records++;
     struct raft_record r = { .type = RAFT_REC_ENTRY, .term = term };
     error = apply_record(cf, cf->n_records, &r);
     if (!error) {
@@ -553,14 +563,15 @@ cluster_file_write_entry(struct cluster_file *cf, uint64_t term,
 }
 
 struct ovsdb_error *
-cluster_file_append_entry(struct cluster_file *cf, uint64_t term,
-                          const char *data, size_t data_size,
+cluster_file_append_entry(struct cluster_file *cf, struct ds *batch,
+                          uint64_t term, const char *data, size_t data_size,
                           const struct uuid *eid, const json_t *servers,
                           uint64_t election_timer, uint64_t *indexp)
 {
     uint64_t index = cf->log_end;
     struct ovsdb_error *error = cluster_file_write_entry(
-        cf, term, index, data, data_size, eid, servers, election_timer);
+        cf, batch, term, index, data, data_size, eid, servers,
+        election_timer);
     if (!error && indexp) {
         *indexp = index;
     }
@@ -568,33 +579,33 @@ cluster_file_append_entry(struct cluster_file *cf, uint64_t term,
 }
 
 struct ovsdb_error *
-cluster_file_write_term(struct cluster_file *cf, uint64_t term,
-                        const struct uuid *vote)
+cluster_file_write_term(struct cluster_file *cf, struct ds *batch,
+                        uint64_t term, const struct uuid *vote)
 {
     struct raft_record r = { .type = RAFT_REC_TERM, .term = term };
     if (vote && !uuid_is_zero(vote)) {
         r.type = RAFT_REC_VOTE;
         r.sid = *vote;
     }
-    return write_record(cf, &r);
+    return write_record(cf, batch, &r);
 }
 
 struct ovsdb_error *
-cluster_file_write_leader(struct cluster_file *cf, uint64_t term,
-                          const struct uuid *leader)
+cluster_file_write_leader(struct cluster_file *cf, struct ds *batch,
+                          uint64_t term, const struct uuid *leader)
 {
     struct raft_record r = { .type = RAFT_REC_LEADER, .term = term,
                              .sid = *leader };
-    return write_record(cf, &r);
+    return write_record(cf, batch, &r);
 }
 
 struct ovsdb_error *
-cluster_file_write_commit_index(struct cluster_file *cf,
+cluster_file_write_commit_index(struct cluster_file *cf, struct ds *batch,
                                 uint64_t commit_index)
 {
     struct raft_record r = { .type = RAFT_REC_COMMIT_INDEX,
                              .commit_index = commit_index };
-    return write_record(cf, &r);
+    return write_record(cf, batch, &r);
 }
 
 void
@@ -605,19 +616,35 @@ cluster_file_set_commit_index(struct cluster_file *cf, uint64_t commit_index)
     }
 }
 
-void
-cluster_file_forget(struct cluster_file *cf, uint64_t log_end,
-                    unsigned long long n_records)
-{
-    truncate_log(cf, MAX(log_end, cf->commit_index + 1));
-    cf->n_records = n_records;
-}
-
 struct ovsdb_error *
-cluster_file_write_note(struct cluster_file *cf, const char *note)
+cluster_file_write_note(struct cluster_file *cf, struct ds *batch,
+                        const char *note)
 {
     struct raft_record r = { .type = RAFT_REC_NOTE, .note = (char *) note };
-    return write_record(cf, &r);
+    return write_record(cf, batch, &r);
+}
+
+void
+cluster_file_mark(const struct cluster_file *cf, struct cluster_file_mark *m)
+{
+    m->log_end = cf->log_end;
+    m->commit_index = cf->commit_index;
+    m->term = cf->term;
+    m->vote = cf->vote;
+    m->leader = cf->leader;
+    m->n_records = cf->n_records;
+}
+
+void
+cluster_file_rollback(struct cluster_file *cf,
+                      const struct cluster_file_mark *m)
+{
+    truncate_log(cf, m->log_end);
+    cf->commit_index = m->commit_index;
+    cf->term = m->term;
+    cf->vote = m->vote;
+    cf->leader = m->leader;
+    cf->n_records = m->n_records;
 }
 
 /* ---------------------------------------------------------------------

@@ -7,9 +7,9 @@
  *      cf->entries[0 .. log_end - log_start), cf->commit_index)
  *     error = cluster_file_replay(cf, cf->log_end - 1, &db, NULL);
  *     ...
- *     error = cluster_file_append_entry(cf, term, data, size, &eid, NULL,
- *                                       0, &index);
- *     error = cluster_file_write_commit_index(cf, index);
+ *     error = cluster_file_append_entry(cf, NULL, term, data, size, &eid,
+ *                                       NULL, 0, &index);
+ *     error = cluster_file_write_commit_index(cf, NULL, index);
  *     error = ovsdb_log_commit_block(cf->log);          (fsync)
  *     ...
  *     error = cluster_file_save_snapshot(cf, applied, data, size);
@@ -27,8 +27,8 @@
  * truncates the file there.
  *
  * Writing: every write function appends one record (no fsync: use
- * ovsdb_log_commit_block() on 'log') and updates the state as reading that
- * record would.  Entry DATA is held as JSON text: [SCHEMA or null, TXN or
+ * ovsdb_log_commit_block() on 'log'), now or into a batch, and updates the
+ * state as reading that record would.  Entry DATA is held as JSON text: [SCHEMA or null, TXN or
  * null], SCHEMA an ovsdb(5) schema, TXN an ovsdb(5) transaction record
  * (ovsdb/file.h), both serialized as raft_data_put() does.
  *
@@ -150,11 +150,21 @@ const json_t *cluster_file_get_servers(const struct cluster_file *);
  * sets one, else the snapshot's, else the default. */
 uint64_t cluster_file_get_election_timer(const struct cluster_file *);
 
+/* Writing records.  Each function formats one record and applies it to the
+ * state as reading it would.  With 'batch' NULL the record is written to
+ * 'log' now (not fsynced).  Otherwise the complete record (header and
+ * body) is appended to 'batch' for the caller to write, with others, in
+ * one ovsdb_log_write_records() (group commit); take a
+ * cluster_file_mark() first and, if that write fails,
+ * cluster_file_rollback() to it.  A batched entry can only be appended
+ * (at log_end). */
+
 /* Writes an entry record at 'index' (at most log_end; below it, the log is
  * truncated there first, which must not go below the commit index).
  * 'data' is 'data_size' bytes of DATA's JSON text or NULL; 'eid' must be
  * nonnull and nonzero with data; 'servers' may be NULL; all borrowed. */
 struct ovsdb_error *cluster_file_write_entry(struct cluster_file *,
+                                             struct ds *batch,
                                              uint64_t term, uint64_t index,
                                              const char *data,
                                              size_t data_size,
@@ -166,6 +176,7 @@ struct ovsdb_error *cluster_file_write_entry(struct cluster_file *,
 /* Same at log_end; stores the new entry's index in '*indexp' if
  * nonnull. */
 struct ovsdb_error *cluster_file_append_entry(struct cluster_file *,
+                                              struct ds *batch,
                                               uint64_t term,
                                               const char *data,
                                               size_t data_size,
@@ -177,17 +188,20 @@ struct ovsdb_error *cluster_file_append_entry(struct cluster_file *,
 
 /* A term record, or a vote record if 'vote' is nonnull and nonzero. */
 struct ovsdb_error *cluster_file_write_term(struct cluster_file *,
-                                            uint64_t term,
+                                            struct ds *batch, uint64_t term,
                                             const struct uuid *vote)
     WARN_UNUSED_RESULT;
 struct ovsdb_error *cluster_file_write_leader(struct cluster_file *,
+                                              struct ds *batch,
                                               uint64_t term,
                                               const struct uuid *leader)
     WARN_UNUSED_RESULT;
 struct ovsdb_error *cluster_file_write_commit_index(struct cluster_file *,
+                                                    struct ds *batch,
                                                     uint64_t commit_index)
     WARN_UNUSED_RESULT;
 struct ovsdb_error *cluster_file_write_note(struct cluster_file *,
+                                            struct ds *batch,
                                             const char *note)
     WARN_UNUSED_RESULT;
 
@@ -196,12 +210,17 @@ struct ovsdb_error *cluster_file_write_note(struct cluster_file *,
 void cluster_file_set_commit_index(struct cluster_file *,
                                    uint64_t commit_index);
 
-/* Forgets, in memory, the entries from 'log_end' on (never committed ones)
- * and sets the record count back to 'n_records': for a caller that cut
- * the records written after that point off the file again (a failed
- * fsync, ovsdb_log_commit_block_or_undo()). */
-void cluster_file_forget(struct cluster_file *, uint64_t log_end,
-                         unsigned long long n_records);
+/* The state that cluster_file_rollback() restores: the log end, commit
+ * index, term, vote, leader and record count. */
+struct cluster_file_mark {
+    uint64_t log_end, commit_index, term;
+    struct uuid vote, leader;
+    unsigned long long n_records;
+};
+void cluster_file_mark(const struct cluster_file *,
+                       struct cluster_file_mark *);
+void cluster_file_rollback(struct cluster_file *,
+                           const struct cluster_file_mark *);
 
 /* Compacts the file as the reference does: rewrites it atomically
  * (ovsdb_log_replace()) as a header whose snapshot is the state after

@@ -1579,9 +1579,14 @@ main(int argc, char *argv[])
             print_options(long_options, "mhVv::o");
             return 0;
         case 'v':
+            /* ovs-lib runs "ovsdb-tool -vconsole:off create-cluster ...",
+             * which must not print create-cluster's warning. */
+            vlog_set_verbosity(optarg);
+            break;
         case 'L':
         case 'R':
-            /* Accepted for compatibility; this tool logs nothing. */
+            /* Accepted for compatibility; this tool logs only that
+             * warning, to the console. */
             break;
         default:
             exit(EXIT_FAILURE);

@@ -266,10 +266,13 @@ nullable_xstrdup(const char *s)
     return s ? xstrdup(s) : NULL;
 }
 
+/* Returns a new reference to 'j' (NULL for NULL): parsed records share
+ * their values with the JSON they came from, which nobody modifies, so a
+ * big snapshot is not copied. */
 static json_t *
 nullable_copy(const json_t *j)
 {
-    return j ? json_deep_copy(j) : NULL;
+    return j ? json_incref((json_t *) j) : NULL;
 }
 
 /* Checks "IP:PORT", "[IPV6]:PORT" or "NAME:PORT" (a name that does not

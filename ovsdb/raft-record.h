@@ -60,6 +60,7 @@ struct raft_entry {
     uint64_t election_timer;    /* Milliseconds, or 0 for no change. */
 };
 
+/* Makes 'dst' share the values of 'src' (new references). */
 void raft_entry_clone(struct raft_entry *dst, const struct raft_entry *src);
 void raft_entry_destroy(struct raft_entry *);   /* Frees members only. */
 
@@ -81,7 +82,10 @@ struct raft_header {
 };
 
 /* Parses 'json' (borrowed) into '*h'.  On error returns it, with '*h'
- * zeroed; otherwise the caller must free '*h' with raft_header_destroy(). */
+ * zeroed; otherwise the caller must free '*h' with raft_header_destroy().
+ * The json_t members of '*h' (and of a parsed record below) are new
+ * references to values inside 'json', not copies: neither may be modified
+ * while the other is in use. */
 struct ovsdb_error *raft_header_from_json(struct raft_header *h,
                                           const json_t *json)
     WARN_UNUSED_RESULT;

@@ -44,11 +44,12 @@ struct raft {
     uint64_t applied_index;
     struct uuid applied_eid;
 
-    /* Proposals since the last raft_sync(), to undo on a failed write. */
-    uint64_t sync_log_end;          /* log_end at the last sync. */
-    off_t sync_offset;
-    unsigned long long sync_records;
-    unsigned long long sync_cf_records;
+    /* Entries appended since the last raft_sync(): their records, written
+     * with one write at the sync, and the state to go back to if that
+     * write or its fsync fails. */
+    struct ds batch;
+    unsigned long long batch_records;
+    struct cluster_file_mark sync_mark;
 
     unsigned int n_disconnections;
 
@@ -86,10 +87,9 @@ role_to_string(enum raft_role role)
 static void
 mark_synced(struct raft *raft)
 {
-    raft->sync_log_end = raft->cf->log_end;
-    raft->sync_offset = ovsdb_log_get_offset(raft->cf->log);
-    raft->sync_records = ovsdb_log_get_n_records(raft->cf->log);
-    raft->sync_cf_records = raft->cf->n_records;
+    ds_clear(&raft->batch);
+    raft->batch_records = 0;
+    cluster_file_mark(raft->cf, &raft->sync_mark);
 }
 
 /* True if this server is the only voting member of its configuration. */
@@ -116,7 +116,7 @@ elect_self(struct raft *raft)
     raft->role = RAFT_CANDIDATE;
     VLOG_INFO("term %"PRIu64": starting election", term);
 
-    struct ovsdb_error *error = cluster_file_write_term(cf, term, sid);
+    struct ovsdb_error *error = cluster_file_write_term(cf, NULL, term, sid);
     if (!error) {
         error = ovsdb_log_commit_block(cf->log);
     }
@@ -130,16 +130,16 @@ elect_self(struct raft *raft)
     VLOG_INFO("term %"PRIu64": elected leader by 1+ of 1 servers", term);
 
     uint64_t index;
-    error = cluster_file_write_leader(cf, term, sid);
+    error = cluster_file_write_leader(cf, NULL, term, sid);
     if (!error) {
-        error = cluster_file_append_entry(cf, term, NULL, 0, NULL, NULL, 0,
-                                          &index);
+        error = cluster_file_append_entry(cf, NULL, term, NULL, 0, NULL,
+                                          NULL, 0, &index);
     }
     if (!error) {
         error = ovsdb_log_commit_block(cf->log);
     }
     if (!error) {
-        error = cluster_file_write_commit_index(cf, index);
+        error = cluster_file_write_commit_index(cf, NULL, index);
     }
     return error;
 }
@@ -171,6 +171,7 @@ raft_open(const char *path, struct raft **raftp)
     raft->role = RAFT_FOLLOWER;
     raft->applied_index = cf->header.snap_index;
     raft->applied_eid = cf->header.snap.eid;
+    ds_init(&raft->batch);
     VLOG_INFO("local server ID is "RAFT_SID_FMT,
               RAFT_SID_ARGS(&cf->header.sid));
 
@@ -196,6 +197,7 @@ raft_close(struct raft *raft)
     if (raft) {
         complete_commands(raft, 0, RAFT_CMD_SHUTDOWN);
         free(raft->commands);
+        ds_destroy(&raft->batch);
         cluster_file_close(raft->cf);
         free(raft->file_name);
         free(raft);
@@ -356,7 +358,7 @@ raft_command_execute(struct raft *raft, const char *data, size_t size,
     }
     struct raft_command *cmd = command_create(RAFT_CMD_INCOMPLETE, eid);
     struct ovsdb_error *error = cluster_file_append_entry(
-        cf, cf->term, data, size, eid, NULL, 0, &cmd->index);
+        cf, &raft->batch, cf->term, data, size, eid, NULL, 0, &cmd->index);
     if (error) {
         char *msg = ovsdb_error_to_string_free(error);
         static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
@@ -373,6 +375,7 @@ raft_command_execute(struct raft *raft, const char *data, size_t size,
     }
     cmd->n_refs++;
     raft->commands[raft->n_commands++] = cmd;
+    raft->batch_records++;
     return cmd;
 }
 
@@ -380,31 +383,38 @@ struct ovsdb_error *
 raft_sync(struct raft *raft)
 {
     struct cluster_file *cf = raft->cf;
-    if (cf->log_end == raft->sync_log_end) {
+    if (!raft->batch_records) {
         return NULL;
     }
-    struct ovsdb_error *error = ovsdb_log_commit_block_or_undo(
-        cf->log, raft->sync_offset, raft->sync_records);
-    if (!error && is_alone(raft)) {
-        /* On disk on the only server: a majority has it.  The commit index
-         * need not be durable (a restart commits the whole log again). */
-        error = cluster_file_write_commit_index(cf, cf->log_end - 1);
-        if (error) {
-            /* The entries are safe; only the record of their commit was
-             * not written.  They count as committed. */
-            char *s = ovsdb_error_to_string_free(error);
-            VLOG_WARN("%s: writing the commit index failed: %s",
-                      raft->file_name, s);
-            free(s);
-            error = NULL;
-            cluster_file_set_commit_index(cf, cf->log_end - 1);
-        }
+    off_t offset = ovsdb_log_get_offset(cf->log);
+    unsigned long long n_records = ovsdb_log_get_n_records(cf->log);
+    struct ovsdb_error *error = ovsdb_log_write_records(
+        cf->log, raft->batch.string, raft->batch.length, raft->batch_records);
+    if (!error) {
+        error = ovsdb_log_commit_block_or_undo(cf->log, offset, n_records);
     }
     if (error) {
-        cluster_file_forget(cf, raft->sync_log_end, raft->sync_cf_records);
+        cluster_file_rollback(cf, &raft->sync_mark);
         complete_commands(raft, 0, RAFT_CMD_IO_ERROR);
-    } else {
+    } else if (is_alone(raft)) {
+        /* On disk on the only server: a majority has it.  The commit index
+         * need not be durable (a restart commits the whole log again). */
+        struct ovsdb_error *ci_error = cluster_file_write_commit_index(
+            cf, NULL, cf->log_end - 1);
+        if (ci_error) {
+            /* The entries are safe; only the record of their commit was
+             * not written.  They count as committed. */
+            char *msg = ovsdb_error_to_string_free(ci_error);
+            VLOG_WARN("%s: writing the commit index failed: %s",
+                      raft->file_name, msg);
+            free(msg);
+            cluster_file_set_commit_index(cf, cf->log_end - 1);
+        }
         complete_commands(raft, cf->commit_index, RAFT_CMD_SUCCESS);
+    }
+    if (raft->batch.allocated >= 1024 * 1024) {
+        ds_destroy(&raft->batch);
+        ds_init(&raft->batch);
     }
     mark_synced(raft);
     return error;

@@ -3,6 +3,14 @@
 TOOL=$OVSDB_BUILDDIR/ovsdb/ovsdb-tool
 UTIL=$OVSDB_BUILDDIR/tests/cluster-util
 
+# need_ref_server: skips the test unless the reference server and client
+# (and python3, for tests/storage/lib.sh's dump) are installed.
+need_ref_server() {
+    has_reference || skip "reference ovsdb-server not installed"
+    [ -x "$REF_OVSDB_CLIENT" ] || skip "reference ovsdb-client not installed"
+    command -v python3 >/dev/null || skip "no python3"
+}
+
 # run_both ARGS...: runs the reference's ovsdb-tool and ours with ARGS and
 # fails unless stdout, stderr (log timestamps masked) and the exit status
 # are the same.  Leaves ours in out.ours/err.ours and $rc.
@@ -10,8 +18,8 @@ run_both() {
     rc_ref=0 rc=0
     "$REF_OVSDB_TOOL" "$@" > out.ref 2> err.ref || rc_ref=$?
     "$TOOL" "$@" > out.ours 2> err.ours || rc=$?
-    for f in err.ref err.ours; do
-        sed 's/^[0-9T:.-]*Z|[0-9]*|/TIME|/' $f > $f.masked
+    for _err in err.ref err.ours; do
+        sed 's/^[0-9T:.-]*Z|[0-9]*|/TIME|/' $_err > $_err.masked
     done
     cmp -s out.ref out.ours \
         || fail "ovsdb-tool $*: stdout differs: $(diff out.ref out.ours)"
@@ -42,7 +50,7 @@ mask_file() {
 # via_client transact SOCKET TXN: "ovsdb-client transact" on unix:SOCKET,
 # so that run_txns (tests/storage/lib.sh) can drive a server.
 via_client() {
-    "$REF_OVSDB_CLIENT" transact "unix:$2" "$3"
+    "$REF_OVSDB_CLIENT" transact "unix:$PWD/$2" "$3"
 }
 
 # serve_ref DB: runs the reference ovsdb-server on DB (on ./db.sock) in the

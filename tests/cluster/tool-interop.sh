@@ -99,6 +99,8 @@ err_both --election-timer=600001 create-cluster e8.db "$SCHEMA" \
 err_both --election-timer=abc create-cluster e9.db "$SCHEMA" tcp:1.2.3.4:5
 err_both --election-timer=600000 create-cluster e10.db "$SCHEMA" \
     tcp:1.2.3.4:5
+# ovs-lib runs "ovsdb-tool -vconsole:off create-cluster": no warning.
+err_both -vconsole:off create-cluster e20.db "$SCHEMA" tcp:1.2.3.4:5
 err_both join-cluster e11.db 1Store tcp:1.2.3.4:5 tcp:1.2.3.4:6
 err_both join-cluster e12.db Store tcp:1.2.3.4:5 tcp:1.2.3.4:5
 err_both join-cluster e13.db Store tcp:1.2.3.4:5 bogus:1

@@ -1,8 +1,10 @@
 /* tests/unit/test-cluster-file.c: ovsdb/cluster-file: create, write every
- * record kind, reopen, replay into a database, compact (snapshot), and a
- * torn tail, a corrupt record and contradictory records on reopen. */
+ * record kind, reopen, replay into a database, compact (snapshot), group
+ * commit (with a failed write rolled back), and a torn tail, a corrupt
+ * record and contradictory records on reopen. */
 #include <config.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,20 +108,20 @@ make_cluster(const char *file)
     CHECK_INTEQ(cluster_file_get_election_timer(cf),
                 CLUSTER_ELECTION_TIMER_DEFAULT);
 
-    CHECK(is_ok(cluster_file_write_term(cf, 2, &sid)));
-    CHECK(is_ok(cluster_file_write_leader(cf, 2, &sid)));
+    CHECK(is_ok(cluster_file_write_term(cf, NULL, 2, &sid)));
+    CHECK(is_ok(cluster_file_write_leader(cf, NULL, 2, &sid)));
     uint64_t index;
-    CHECK(is_ok(cluster_file_append_entry(cf, 2, NULL, 0, NULL, NULL, 0,
+    CHECK(is_ok(cluster_file_append_entry(cf, NULL, 2, NULL, 0, NULL, NULL, 0,
                                           &index)));
     CHECK_INTEQ(index, 2);
-    CHECK(is_ok(cluster_file_write_commit_index(cf, 2)));
+    CHECK(is_ok(cluster_file_write_commit_index(cf, NULL, 2)));
     for (int i = 0; i < 2; i++) {
         char *d = insert_data(uuids[i], i ? "b" : "a", i);
         struct uuid eid;
         uuid_generate(&eid);
-        CHECK(is_ok(cluster_file_append_entry(cf, 2, d, strlen(d), &eid,
+        CHECK(is_ok(cluster_file_append_entry(cf, NULL, 2, d, strlen(d), &eid,
                                               NULL, 0, &index)));
-        CHECK(is_ok(cluster_file_write_commit_index(cf, index)));
+        CHECK(is_ok(cluster_file_write_commit_index(cf, NULL, index)));
         free(d);
     }
     CHECK(is_ok(ovsdb_log_commit_block(cf->log)));
@@ -237,6 +239,74 @@ test_snapshot(void)
     free(file);
 }
 
+/* Group commit: two entries and a commit index in one write; then the
+ * same with the write failing, rolled back. */
+static void
+test_batch(void)
+{
+    char *file = path("g.db");
+    make_cluster(file);
+    struct cluster_file *cf = open_cf(file);
+    if (!cf) {
+        free(file);
+        return;
+    }
+    for (int round = 0; round < 2; round++) {
+        struct cluster_file_mark mark;
+        cluster_file_mark(cf, &mark);
+        struct ds batch = DS_EMPTY_INITIALIZER;
+        uint64_t index = 0;
+        for (int i = 0; i < 2; i++) {
+            char uuid[UUID_LEN + 1];
+            snprintf(uuid, sizeof uuid,
+                     "22222222-2222-3333-4444-5555555555%d%d", round, i);
+            char *d = insert_data(uuid, uuid, i);
+            struct uuid eid;
+            uuid_generate(&eid);
+            CHECK(is_ok(cluster_file_append_entry(cf, &batch, 2, d,
+                                                  strlen(d), &eid, NULL, 0,
+                                                  &index)));
+            free(d);
+        }
+        CHECK(is_ok(cluster_file_write_commit_index(cf, &batch, index)));
+        CHECK_INTEQ(cf->log_end, mark.log_end + 2);
+        if (round) {
+            ovsdb_log_inject_fault(1, ENOSPC, false);
+        }
+        struct ovsdb_error *e = ovsdb_log_write_records(
+            cf->log, batch.string, batch.length,
+            cf->n_records - mark.n_records);
+        ovsdb_log_inject_fault(0, 0, false);
+        if (round) {
+            CHECK(e != NULL);
+            ovsdb_error_destroy(e);
+            cluster_file_rollback(cf, &mark);
+            CHECK_INTEQ(cf->log_end, mark.log_end);
+            CHECK_INTEQ(cf->commit_index, mark.commit_index);
+        } else {
+            CHECK(is_ok(e));
+        }
+        ds_destroy(&batch);
+    }
+    uint64_t log_end = cf->log_end, n_records = cf->n_records;
+    cluster_file_close(cf);
+    cf = open_cf(file);
+    if (cf) {
+        CHECK_INTEQ(cf->log_end, log_end);
+        CHECK_INTEQ(cf->commit_index, log_end - 1);
+        CHECK_INTEQ(cf->n_records, n_records);
+        CHECK(cf->tail_error == NULL);
+        struct ovsdb *db;
+        CHECK(is_ok(cluster_file_replay(cf, cf->log_end - 1, &db, NULL)));
+        if (db) {
+            CHECK_INTEQ(n_rows(db), 4);
+            ovsdb_destroy(db);
+        }
+        cluster_file_close(cf);
+    }
+    free(file);
+}
+
 static off_t
 file_size(const char *file)
 {
@@ -259,7 +329,7 @@ test_torn_and_corrupt(void)
         CHECK_INTEQ(cf->commit_index, 3);
         CHECK_INTEQ(cf->log_end, 5);
         /* The next write cuts the torn record off. */
-        CHECK(is_ok(cluster_file_write_commit_index(cf, 4)));
+        CHECK(is_ok(cluster_file_write_commit_index(cf, NULL, 4)));
         cluster_file_close(cf);
     }
     cf = open_cf(file);
@@ -432,6 +502,7 @@ main(void)
     dir = tmpdir ? xstrdup(tmpdir) : xstrdup(mkdtemp(template));
     test_write_reopen_replay();
     test_snapshot();
+    test_batch();
     test_torn_and_corrupt();
     test_bad_records();
     test_create_errors();
