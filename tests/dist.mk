@@ -17,9 +17,12 @@ EXTRA_DIST += \
 	tests/cluster/raft-conn.sh \
 	tests/cluster/raft-trim.py \
 	tests/cluster/raftproxy.py \
+	tests/cluster/ref-server.sh \
+	tests/cluster/refusals.sh \
 	tests/cluster/server-one.sh \
 	tests/cluster/test-raft-conn.c \
 	tests/cluster/tool-interop.sh \
+	tests/cluster/torn.sh \
 	tests/corpus/known-mismatches \
 	tests/corpus/probe/expected.json \
 	tests/corpus/probe/requests.json \
@@ -321,8 +324,6 @@ EXTRA_DIST += \
 	tests/workloads/README.md \
 	tests/workloads/RESULTS.md \
 	tests/workloads/allocbench.py \
-	tests/workloads/automake.mk \
-	tests/workloads/automake.mk \
 	tests/workloads/automake.mk \
 	tests/workloads/bench \
 	tests/workloads/bigdb.py \

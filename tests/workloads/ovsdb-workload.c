@@ -44,6 +44,9 @@ usage(void)
            "  --db=NAME      database name (default Workload)\n"
            "  --run=TAG      prefix of the tag of the rows a run creates\n"
            "  --durable      end every transaction with a durable commit\n"
+           "  --no-monitors  in update1, update2, insert and size, do not\n"
+           "                 monitor Item (by default every connection\n"
+           "                 monitors what it works on, as an IDL does)\n"
            "  --clients=N    OVN workloads: clients and chassis (default\n"
            "                 1000 x scale)\n"
            "  --rows=N       OVN workloads: Binding rows (default\n"
@@ -165,12 +168,15 @@ main(int argc, char *argv[])
         {"probe", no_argument, NULL, 'p'},
         {"durable", no_argument, NULL, 'D'},
         {"clients", required_argument, NULL, 'c'},
+        {"monitors", no_argument, NULL, 'm'},
+        {"no-monitors", no_argument, NULL, 'M'},
         {"rows", required_argument, NULL, 'R'},
         {"sync", no_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    struct wl_config cfg = {.db = "Workload", .scale = 1.0, .workers = 10};
+    struct wl_config cfg = {.db = "Workload", .scale = 1.0, .workers = 10,
+                            .monitors = true};
     bool probe = false;
     int c;
 
@@ -190,6 +196,10 @@ main(int argc, char *argv[])
                 || cfg.workers > 1000) {
                 ovs_fatal(0, "--workers: %s is not in 1..1000", optarg);
             }
+            break;
+        case 'm':
+        case 'M':
+            cfg.monitors = c == 'm';
             break;
         case 'c':
             if (!str_to_int(optarg, &cfg.clients) || cfg.clients < 2

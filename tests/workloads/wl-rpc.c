@@ -536,3 +536,14 @@ wl_rpc_try_recv(struct wl_rpc *rpc, bool wait, json_t **msgp)
         return 0;
     }
 }
+
+size_t
+wl_rpc_discard_notifications(struct wl_rpc *rpc)
+{
+    size_t n = rpc->queue_len;
+    for (size_t i = 0; i < n; i++) {
+        json_decref(rpc->queue[rpc->queue_head + i]);
+    }
+    rpc->queue_head = rpc->queue_len = 0;
+    return n;
+}

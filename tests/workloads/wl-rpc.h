@@ -64,6 +64,11 @@ int wl_rpc_send_request(struct wl_rpc *, const char *method,
  * replies are outstanding. */
 int wl_rpc_try_recv(struct wl_rpc *, bool wait, json_t **msgp);
 
+/* Frees the notifications queued so far and returns how many there were
+ * (a client that monitors a table only to read its updates, as an IDL
+ * does). */
+size_t wl_rpc_discard_notifications(struct wl_rpc *);
+
 /* Returns a description of the last error; borrowed (valid until the next
  * call on 'rpc'). */
 const char *wl_rpc_error(const struct wl_rpc *);

@@ -308,9 +308,39 @@ struct worker {
     int (*body)(struct worker *);       /* The timed work. */
     struct wl_latencies lat;
     long long transactions, operations;
+    long long notifications;    /* Monitor updates read (--monitors). */
     char *error;
     pthread_t thread;
 };
+
+/* --monitors: as an IDL client, monitors every column of Item (what
+ * Update 1, Update 2, Insert and Size work on) with monitor_cond, reading
+ * the initial contents and then every update. */
+static int
+monitor_items(struct wl_rpc *rpc, const struct wl_config *cfg, int idx,
+              char **errorp)
+{
+    char *params = xasprintf("[\"%s\",\"items%d\",{\"Item\":[{\"columns\":"
+                             "[\"run\",\"worker\",\"n\",\"value\","
+                             "\"name\"]}]}]", cfg->db, idx);
+    json_t *result;
+    int retval = wl_rpc_request(rpc, "monitor_cond", params, &result);
+
+    free(params);
+    if (retval) {
+        *errorp = wl_error_printf("monitor_cond: %s", wl_rpc_error(rpc));
+        return -1;
+    }
+    json_decref(result);
+    return 0;
+}
+
+static int
+prepare_monitor(struct worker *w)
+{
+    return w->cfg->monitors ? monitor_items(w->rpc, w->cfg, w->idx,
+                                            &w->error) : 0;
+}
 
 static void *
 worker_main(void *w_)
@@ -342,6 +372,7 @@ run_threads(const struct wl_config *cfg, void *job, int n,
 {
     struct worker *ws = xcalloc(n, sizeof *ws);
     struct wl_latencies all = {NULL, 0, 0};
+    long long notifications = 0;
     pthread_barrier_t barrier;
     double start;
 
@@ -378,6 +409,7 @@ run_threads(const struct wl_config *cfg, void *job, int n,
         }
         res->transactions += w->transactions;
         res->operations += w->operations;
+        notifications += w->notifications;
         if (w->rpc) {
             res->bytes_sent += wl_rpc_bytes_sent(w->rpc);
             res->bytes_received += wl_rpc_bytes_received(w->rpc);
@@ -389,6 +421,10 @@ run_threads(const struct wl_config *cfg, void *job, int n,
         wl_rpc_close(w->rpc);
     }
     wl_latencies_summarize(&all, res->latency_ms);
+    if (cfg->monitors && prepare == prepare_monitor) {
+        ds_put_format(&res->extra, ",\"monitors\":true,"
+                      "\"notifications\":%lld", notifications);
+    }
     free(all.v);
     free(ws);
     return res->error ? -1 : 0;
@@ -459,6 +495,7 @@ update_body(struct worker *w)
                       "\"row\":{\"value\":%lld,\"name\":\"w%d-u%lld\"}}]",
                       job->uuids + r * (UUID_LEN + 1), i, w->idx, i);
         retval = worker_transact(w, ds_cstr(&ops), 1, &result);
+        w->notifications += wl_rpc_discard_notifications(w->rpc);
         if (!retval) {
             w->error = check_counts_one(result, 0, 1);
             retval = w->error ? -1 : 0;
@@ -528,7 +565,8 @@ run_update(const struct wl_config *cfg, struct wl_result *res,
     } else if (!setup_rows(rpc, cfg, job.n_rows, put_update_row, job.uuids,
                            &res->error)) {
         res->setup_seconds = wl_now() - t0;
-        if (!run_threads(cfg, &job, cfg->workers, NULL, update_body, res)) {
+        if (!run_threads(cfg, &job, cfg->workers, prepare_monitor,
+                         update_body, res)) {
             t0 = wl_now();
             res->error = check_items(rpc, cfg, job.n_rows, job.expected);
             res->check_seconds = wl_now() - t0;
@@ -576,6 +614,7 @@ insert_body(struct worker *w)
         put_item_insert(&ops, w->cfg, w->idx, i, i);
         ds_put_char(&ops, ']');
         retval = worker_transact(w, ds_cstr(&ops), 1, &result);
+        w->notifications += wl_rpc_discard_notifications(w->rpc);
         if (!retval) {
             if (!wl_insert_uuid(json_array_get(result, 0))) {
                 w->error = wl_error_printf("worker %d: insert %lld: no uuid",
@@ -640,8 +679,8 @@ run_insert(const struct wl_config *cfg, struct wl_result *res)
     if (error) {
         res->error = wl_error_printf("connect %s: %s", cfg->remote,
                                      ovs_strerror(error));
-    } else if (!run_threads(cfg, &job, cfg->workers, NULL, insert_body,
-                            res)) {
+    } else if (!run_threads(cfg, &job, cfg->workers, prepare_monitor,
+                            insert_body, res)) {
         double t0 = wl_now();
         for (int i = 0; i < cfg->workers; i++) {
             counts[i] = job.n_inserts;
@@ -679,6 +718,11 @@ run_size(const struct wl_config *cfg, struct wl_result *res)
     }
     wl_sync_phase(cfg, "timed");
     start = wl_now();
+    long long notifications = 0;
+    if (cfg->monitors && monitor_items(rpc, cfg, 0, &res->error)) {
+        wl_rpc_close(rpc);
+        return -1;
+    }
     ds_put_cstr(&res->extra, ",\"steps\":[");
     for (int k = 0; k < N_STEPS && !res->error; k++) {
         long long n = scaled(size_steps[k], cfg->scale);
@@ -703,6 +747,7 @@ run_size(const struct wl_config *cfg, struct wl_result *res)
             }
         }
         json_decref(result);
+        notifications += wl_rpc_discard_notifications(rpc);
         t1 = wl_now();
         wl_latencies_add(&lat, t1 - t0);
         res->transactions++;
@@ -722,6 +767,7 @@ run_size(const struct wl_config *cfg, struct wl_result *res)
                 res->error = wl_error_printf("size: insert: no uuid");
             }
             json_decref(result);
+            notifications += wl_rpc_discard_notifications(rpc);
             wl_latencies_add(&lat, wl_now() - t2);
             res->transactions++;
             res->operations++;
@@ -731,6 +777,10 @@ run_size(const struct wl_config *cfg, struct wl_result *res)
                       wl_now() - t1);
     }
     ds_put_char(&res->extra, ']');
+    if (cfg->monitors) {
+        ds_put_format(&res->extra, ",\"monitors\":true,"
+                      "\"notifications\":%lld", notifications);
+    }
     res->seconds = wl_now() - start;
     wl_sync_phase(cfg, "check");
     res->bytes_sent = wl_rpc_bytes_sent(rpc);

@@ -23,6 +23,7 @@ struct wl_config {
     double scale;               /* Multiplies every count (min 1). */
     int workers;                /* Parallel connections. */
     const char *run;            /* Tag for the rows this run creates. */
+    bool monitors;              /* Workers monitor what they work on. */
     int clients;                /* OVN workloads: clients (0: default). */
     long long rows;             /* OVN workloads: rows (0: default). */
 
