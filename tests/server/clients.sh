@@ -41,12 +41,23 @@ clients() {
     $client dump "$db" Open_vSwitch Bridge name external_ids
     $client query "$db" '["Open_vSwitch",{"op":"select","table":"Bridge","where":[],"columns":["name"]}]'
     echo
-    # A short-lived monitor: prints the initial rows.
-    (timeout 1 $REF_OVSDB_CLIENT monitor "$db" Open_vSwitch Bridge name \
-        2>/dev/null; true) &
-    sleep 0.5
+    # A monitor: prints the initial rows, then (once they are out) the
+    # insert of a new bridge.  Waits for each with a bounded loop.
+    $REF_OVSDB_CLIENT monitor "$db" Open_vSwitch Bridge name \
+        > monitor.out 2>/dev/null &
+    mon=$!
+    for i in $(seq 100); do
+        grep -q initial monitor.out && break
+        sleep 0.1
+    done
     $vsctl add-br br9 >/dev/null
-    wait
+    for i in $(seq 100); do
+        grep -q br9 monitor.out && break
+        sleep 0.1
+    done
+    kill $mon
+    wait $mon 2>/dev/null || true
+    cat monitor.out
 }
 
 clients ours 2>&1 | mask >ours.out
