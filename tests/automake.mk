@@ -67,7 +67,9 @@ EXTRA_DIST += tests/server/rpc.py tests/server/scenarios.py \
 	tests/server/multi.sh tests/server/probe.sh tests/server/serverdb.sh \
 	tests/server/since.sh tests/server/slow-reader.sh tests/server/wait.sh \
 	tests/server/convert.sh tests/server/db-remotes.sh \
-	tests/server/db_remotes.py
+	tests/server/db_remotes.py tests/server/backpressure.py \
+	tests/server/backpressure-echo.sh \
+	tests/server/backpressure-requests.sh
 
 # (client) tests go below.
 check_PROGRAMS += tests/unit/test-table-format

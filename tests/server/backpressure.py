@@ -1,0 +1,331 @@
+"""tests/server/backpressure.py: a client that floods the server, or stops
+reading, must not cost the others their latency or the server its memory.
+
+usage: backpressure.py CASE REMOTE PID
+  echo       one client sends "echo" requests as fast as it can and never
+             reads the replies
+  transact   the same with large "transact" requests (100 kB each, whose
+             replies are as large)
+  schema     the same with "get_schema"
+REMOTE is where the clients connect (unix:PATH or tcp:HOST:PORT), PID the
+server's process id (its RSS is read from /proc).
+
+Each case checks:
+- the server's RSS never grows by more than 64 MB over its RSS before the
+  case;
+- a healthy client on another connection keeps its maximum round trip
+  (echo and a small transact, alternately, every 10 ms) under 100 ms while
+  the flood goes on;
+- nothing is lost: once the flooder reads, every request it sent has its
+  reply, in order.
+
+Timing.  The machine running the tests is shared and loaded, so a round
+trip can take over 100 ms for reasons that have nothing to do with the
+server (the prober or the server not being scheduled).  A starved client
+(what this test is about) is starved all the time, on every attempt; a
+scheduling hiccup is not.  So the whole measurement (baseline, then load)
+is repeated, up to ATTEMPTS times, and the latency check passes if one
+attempt keeps the maximum under 100 ms; each attempt also prints the
+baseline (no load) maximum measured just before it, so a failure can be
+told apart from a machine that was slow throughout.  Memory and
+correctness are checked on every attempt.  The load and the prober run in
+processes of their own so that neither waits for the other's Python.
+"""
+import json
+import multiprocessing
+import os
+import re
+import select
+import socket
+import sys
+import time
+
+from rpc import Client, Closed, connect
+
+DB = "Example"
+ATTEMPTS = int(os.environ.get("BACKPRESSURE_ATTEMPTS", "4"))
+LATENCY_LIMIT = 0.100
+FLOOD_SECONDS = 2.0
+BASELINE_SECONDS = 1.0
+PROBE_INTERVAL = 0.010
+
+
+def check(cond, msg):
+    if not cond:
+        print("CHECK FAILED: " + msg, flush=True)
+        sys.exit(1)
+
+
+def rss_kb(pid):
+    with open("/proc/%s/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+# The healthy client.
+
+def prober(remote, conn):
+    """Measures round trips until told to stop; sends back the list."""
+    c = Client(remote)
+    c.call("echo", ["warm-up"])
+    conn.send("ready")
+    conn.recv()
+    rtts = []
+    select_none = [DB, {"op": "select", "table": "Host",
+                        "where": [["name", "==", "no such host"]]}]
+    while not conn.poll():
+        t = time.monotonic()
+        try:
+            if len(rtts) % 2:
+                r = c.call("transact", select_none)
+                ok = r.get("error") is None and r["result"][0]["rows"] == []
+            else:
+                r = c.call("echo", [len(rtts)])
+                ok = r.get("result") == [len(rtts)]
+        except socket.timeout:
+            # Starved for the client's whole timeout: report it as such.
+            rtts.append(time.monotonic() - t)
+            break
+        rtts.append(time.monotonic() - t)
+        if not ok:
+            conn.send("bad reply %r" % r)
+            return
+        time.sleep(PROBE_INTERVAL)
+    conn.send(rtts)
+
+
+class Probe:
+    def __init__(self, remote):
+        self.conn, child = multiprocessing.Pipe()
+        self.proc = multiprocessing.Process(target=prober,
+                                            args=(remote, child),
+                                            daemon=True)
+        self.proc.start()
+        check(self.conn.poll(30) and self.conn.recv() == "ready",
+              "prober did not start")
+
+    def go(self):
+        self.conn.send("go")
+
+    def stop(self):
+        self.conn.send("stop")
+        check(self.conn.poll(60), "prober did not report")
+        rtts = self.conn.recv()
+        self.proc.join()
+        check(isinstance(rtts, list), "prober: %s" % rtts)
+        check(rtts, "prober made no round trip")
+        return rtts
+
+
+def stats(rtts):
+    s = sorted(rtts)
+    return "n=%d median=%.1fms max=%.1fms" % (
+        len(s), 1000 * s[len(s) // 2], 1000 * s[-1])
+
+
+# Floods.
+
+def flood_request(kind, i):
+    if kind == "echo":
+        return b'{"id":%d,"method":"echo","params":["flood %d %s"]}' % (
+            i, i, ECHO_PAD)
+    if kind == "schema":
+        return b'{"id":%d,"method":"get_schema","params":["%s"]}' % (
+            i, DB.encode())
+    value = ("%d " % i) + "x" * 100000
+    where = [["name", "==", "flood"]]
+    params = [DB, {"op": "update", "table": "Host", "where": where,
+                   "row": {"address": value}},
+              {"op": "select", "table": "Host", "where": where,
+               "columns": ["address"]}]
+    return json.dumps({"id": i, "method": "transact",
+                       "params": params}).encode()
+
+
+ECHO_PAD = b"y" * 500
+ID_RE = re.compile(rb'"id":(\d+)')
+
+
+def flooder(remote, kind, conn):
+    """Sends requests of 'kind' without reading until told to stop, then
+    reads every reply; reports what it sent and got."""
+    s = connect(remote, timeout=0.05)
+    if kind == "echo":
+        # A big send buffer lets each send() hand the kernel more at once.
+        # (Not for the others: their replies are bigger than their
+        # requests, and every request the buffers hold must be answered
+        # and read before the case ends.)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
+    # As fast as it can: the requests are made before the flood starts,
+    # and more (if needed) in big chunks.
+    per_chunk = 1 if kind == "transact" else 20000
+    n = 0
+
+    def make_chunk():
+        nonlocal n
+        chunk = b"".join(flood_request(kind, n + k)
+                         for k in range(per_chunk))
+        n += per_chunk
+        return chunk
+    pending = b"".join(make_chunk() for _ in range(1 if per_chunk > 1
+                                                    else 20))
+    sent_bytes = 0
+    conn.send("ready")
+    while not conn.poll():
+        if not pending:
+            pending = make_chunk()
+        try:
+            k = s.send(pending)
+        except socket.timeout:
+            continue
+        pending = pending[k:]
+        sent_bytes += k
+    conn.recv()
+    s.setblocking(False)
+
+    # Drain: finish sending, read every reply.  Give up only when no byte
+    # arrives for 20 s.
+    data = bytearray()
+    ids = []
+    last_progress = time.monotonic()
+    closed = False
+    while len(ids) < n and time.monotonic() - last_progress < 20:
+        r, w, _ = select.select([s], [s] if pending else [], [], 0.5)
+        if w:
+            try:
+                k = s.send(pending)
+                pending = pending[k:]
+                last_progress = time.monotonic()
+            except BlockingIOError:
+                pass
+        if r:
+            try:
+                chunk = s.recv(1 << 20)
+            except BlockingIOError:
+                continue
+            except ConnectionResetError:
+                closed = True
+                break
+            if not chunk:
+                closed = True
+                break
+            last_progress = time.monotonic()
+            data += chunk
+            # Every reply but the last is followed by the next one's
+            # '{"id":'; the last is complete once it parses.
+            cut = data.rfind(b'{"id":')
+            if cut >= 0 and data.endswith(b"}"):
+                try:
+                    json.loads(data[cut:])
+                    cut = len(data)
+                except ValueError:
+                    pass
+            if cut > 0:
+                head = bytes(data[:cut])
+                del data[:cut]
+                ids.extend(int(x) for x in ID_RE.findall(head))
+                if kind == "transact":
+                    bad = head.count(b'"count":1') != head.count(b'"id":')
+                    if bad:
+                        conn.send("transact reply without count 1")
+                        return
+    s.close()
+    conn.send({"sent": n, "bytes": sent_bytes, "ids_ok": ids == list(range(n)),
+               "n_replies": len(ids), "closed": closed})
+
+
+class Rss:
+    """The server's largest RSS seen since the case began."""
+
+    def __init__(self, pid):
+        self.pid = pid
+        self.start = self.max = rss_kb(pid)
+
+    def sample(self):
+        self.max = max(self.max, rss_kb(self.pid))
+
+    def sample_for(self, seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.sample()
+            time.sleep(0.02)
+
+
+def measure(remote, pid, rss_limit_mb, run_load):
+    """Up to ATTEMPTS times: measures the healthy client's baseline, then
+    calls 'run_load(attempt, probe, rss)', which starts the load, starts
+    'probe', samples 'rss' until the load is done, checks that nothing was
+    lost and returns the probe's round trips and a description.  Checks
+    the RSS every time, the latency once (see the top of this file)."""
+    rss = Rss(pid)
+    best = None
+    for attempt in range(1, ATTEMPTS + 1):
+        probe = Probe(remote)
+        probe.go()
+        rss.sample_for(BASELINE_SECONDS)
+        baseline = probe.stop()
+
+        during, what = run_load(attempt, Probe(remote), rss)
+        rss.sample()
+        growth_mb = (rss.max - rss.start) / 1024.0
+        print("attempt %d: baseline %s; during %s; RSS %d kB -> max %d kB "
+              "(+%.1f MB)" % (attempt, stats(baseline), what, rss.start,
+                              rss.max, growth_mb), flush=True)
+        check(growth_mb < rss_limit_mb, "RSS grew by %.1f MB (limit %d)"
+              % (growth_mb, rss_limit_mb))
+        best = min(best or 1e9, max(during))
+        if max(during) < LATENCY_LIMIT:
+            break
+    check(best < LATENCY_LIMIT,
+          "healthy client's max round trip %.1f ms in the best of %d "
+          "attempts (limit %.0f ms)"
+          % (1000 * best, ATTEMPTS, 1000 * LATENCY_LIMIT))
+    print("ok")
+
+
+def run_flood(kind, remote, pid, rss_limit_mb):
+    if kind == "transact":
+        setup = Client(remote)
+        r = setup.call("transact", [DB, {"op": "insert", "table": "Host",
+                                         "row": {"name": "flood"}}])
+        check(r.get("error") is None and "uuid" in r["result"][0],
+              "insert: %r" % r)
+        setup.close()
+
+    def flood(attempt, probe, rss):
+        conn, child = multiprocessing.Pipe()
+        load = multiprocessing.Process(target=flooder,
+                                       args=(remote, kind, child),
+                                       daemon=True)
+        load.start()
+        check(conn.poll(30) and conn.recv() == "ready",
+              "flooder did not start")
+        probe.go()
+        rss.sample_for(FLOOD_SECONDS)
+        during = probe.stop()
+        conn.send("stop")
+        rss.sample()
+        check(conn.poll(120), "flooder did not report")
+        report = conn.recv()
+        load.join()
+        check(isinstance(report, dict), "flooder: %s" % report)
+        check(not report["closed"], "the flooder's connection was closed")
+        check(report["ids_ok"], "a reply is missing or out of order (%d "
+              "requests, %d replies)" % (report["sent"],
+                                         report["n_replies"]))
+        return during, ("%s flood %s; flooder sent %d requests (%.1f MB "
+                        "before it read), got every reply"
+                        % (kind, stats(during), report["sent"],
+                           report["bytes"] / 1e6))
+    measure(remote, pid, rss_limit_mb, flood)
+
+
+if __name__ == "__main__":
+    multiprocessing.set_start_method("fork")
+    case, remote, pid = sys.argv[1:4]
+    if case in ("echo", "transact", "schema"):
+        run_flood(case, remote, pid, 64)
+    else:
+        sys.exit("unknown case %s" % case)
