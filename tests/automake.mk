@@ -59,6 +59,8 @@ EXTRA_DIST += tests/storage/lib.sh tests/storage/test.ovsschema \
 check_PROGRAMS += tests/unit/test-lock tests/unit/test-monitor
 tests_unit_test_lock_LDADD = $(TEST_LDADD)
 tests_unit_test_monitor_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test-monitor-pending
+tests_unit_test_monitor_pending_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/server/rpc.py tests/server/scenarios.py \
 	tests/server/robust.py tests/server/multi.py tests/server/lib.sh \
 	tests/server/appctl.sh tests/server/basic.sh tests/server/cli.sh \
@@ -69,7 +71,8 @@ EXTRA_DIST += tests/server/rpc.py tests/server/scenarios.py \
 	tests/server/convert.sh tests/server/db-remotes.sh \
 	tests/server/db_remotes.py tests/server/backpressure.py \
 	tests/server/backpressure-echo.sh \
-	tests/server/backpressure-requests.sh
+	tests/server/backpressure-requests.sh \
+	tests/server/backpressure-monitor.sh
 
 # (client) tests go below.
 check_PROGRAMS += tests/unit/test-table-format

@@ -14,3 +14,5 @@ for remote in "unix:$PWD/ours.sock" "tcp:127.0.0.1:$port"; do
     python3 "$RPC_DIR/backpressure.py" echo "$remote" "$(cat ours.pid)" \
         || { tail -20 ours.log; fail "echo flood over $remote"; }
 done
+ovs-appctl -t "$PWD/ours.ctl" memory/show | tee mem.out
+grep -q 'backlog-pauses:[1-9]' mem.out || fail "memory/show counts no pause"

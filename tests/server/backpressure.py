@@ -1,23 +1,32 @@
 """tests/server/backpressure.py: a client that floods the server, or stops
 reading, must not cost the others their latency or the server its memory.
 
-usage: backpressure.py CASE REMOTE PID
+usage: backpressure.py CASE REMOTE PID [LOG]
   echo       one client sends "echo" requests as fast as it can and never
              reads the replies
   transact   the same with large "transact" requests (100 kB each, whose
              replies are as large)
   schema     the same with "get_schema"
+  monitor    a monitor_cond_since client stops reading while a writer
+             makes 5,000 updates to the same 10 rows (4 kB values)
+  hardcap    (with OVSDB_SERVER_BACKLOG_LIMIT=2000000, LOG the server's
+             log) a client that does not read has 100 waiting
+             transactions, each with a 100 kB reply, complete at once:
+             only the hard cap bounds that, so the session is dropped and
+             the drop logged; the others are served throughout
 REMOTE is where the clients connect (unix:PATH or tcp:HOST:PORT), PID the
 server's process id (its RSS is read from /proc).
 
 Each case checks:
-- the server's RSS never grows by more than 64 MB over its RSS before the
-  case;
+- the server's RSS never grows by more than RSS_LIMIT_MB (64 for the
+  floods, 24 for the stalled monitor) over its RSS before the case;
 - a healthy client on another connection keeps its maximum round trip
   (echo and a small transact, alternately, every 10 ms) under 100 ms while
-  the flood goes on;
+  the flood or the writes go on;
 - nothing is lost: once the flooder reads, every request it sent has its
-  reply, in order.
+  reply, in order; the stalled monitor, once it reads, converges on the
+  database's final contents, stays connected, and its last transaction id
+  is current (a new monitor_cond_since from it finds nothing to send).
 
 Timing.  The machine running the tests is shared and loaded, so a round
 trip can take over 100 ms for reasons that have nothing to do with the
@@ -322,10 +331,215 @@ def run_flood(kind, remote, pid, rss_limit_mb):
     measure(remote, pid, rss_limit_mb, flood)
 
 
+# Stalled monitor.
+
+N_ROWS = 10
+N_UPDATES = 5000
+VALUE_SIZE = 4000
+WINDOW = 20
+
+
+ZERO_UUID = "00000000-0000-0000-0000-000000000000"
+
+
+def writer(remote, base, conn):
+    """Makes N_UPDATES updates, WINDOW in flight, round-robin over the
+    rows; each row's address ends up "<last i> xxx..."."""
+    c = Client(remote)
+    conn.send("ready")
+    in_flight = []
+    for i in range(N_UPDATES):
+        value = ("%d " % (base + i)) + "x" * VALUE_SIZE
+        rid = c.request("transact", [DB, {
+            "op": "update", "table": "Host",
+            "where": [["name", "==", "m%d" % (i % N_ROWS)]],
+            "row": {"address": value}}])
+        in_flight.append(rid)
+        if len(in_flight) >= WINDOW:
+            r = c.wait_reply(in_flight.pop(0))
+            if r.get("error") is not None or r["result"] != [{"count": 1}]:
+                conn.send("update failed: %.300r" % r)
+                return
+            c.notes = []
+    for rid in in_flight:
+        r = c.wait_reply(rid)
+        if r.get("error") is not None or r["result"] != [{"count": 1}]:
+            conn.send("update failed: %.300r" % r)
+            return
+    conn.send("done")
+
+
+def as_set(value):
+    if isinstance(value, list) and value and value[0] == "set":
+        return set(value[1])
+    return {value}
+
+
+def apply_updates(replica, table_updates):
+    for uuid, ru in table_updates.get("Host", {}).items():
+        if "delete" in ru:
+            replica.pop(uuid, None)
+            continue
+        row = ru.get("initial") or ru.get("insert")
+        if row is not None:
+            replica[uuid] = {"name": row.get("name", ""),
+                             "address": as_set(row.get("address",
+                                                       ["set", []]))}
+            continue
+        mod = ru["modify"]
+        cur = replica[uuid]
+        if "name" in mod:
+            cur["name"] = mod["name"]
+        if "address" in mod:
+            cur["address"] ^= as_set(mod["address"])
+
+
+def current_contents(remote):
+    c = Client(remote)
+    rows = c.result("transact", [DB, {"op": "select", "table": "Host",
+                                      "where": [],
+                                      "columns": ["_uuid", "name",
+                                                  "address"]}])[0]["rows"]
+    c.close()
+    return {r["_uuid"][1]: {"name": r["name"],
+                            "address": as_set(r["address"])} for r in rows}
+
+
+def run_monitor(remote, pid, rss_limit_mb):
+    setup = Client(remote)
+    for i in range(N_ROWS):
+        setup.result("transact", [DB, {"op": "insert", "table": "Host",
+                                       "row": {"name": "m%d" % i}}])
+    setup.close()
+
+    def stall(attempt, probe, rss):
+        stalled = Client(remote)
+        # Small buffers, so that the backlog is the server's to hold.
+        stalled.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        r = stalled.call("monitor_cond_since", [
+            DB, "m", {"Host": [{"columns": ["name", "address"]}]},
+            ZERO_UUID])
+        check(r.get("error") is None, "monitor_cond_since: %.300r" % r)
+        found, last_id, initial = r["result"]
+        replica = {}
+        apply_updates(replica, initial)
+
+        conn, child = multiprocessing.Pipe()
+        load = multiprocessing.Process(target=writer, args=(
+            remote, attempt * N_UPDATES, child), daemon=True)
+        load.start()
+        check(conn.poll(30) and conn.recv() == "ready",
+              "writer did not start")
+        probe.go()
+        t0 = time.monotonic()
+        while not conn.poll():
+            rss.sample()
+            time.sleep(0.02)
+        write_secs = time.monotonic() - t0
+        during = probe.stop()
+        result = conn.recv()
+        load.join()
+        check(result == "done", "writer: %s" % result)
+        rss.sample()
+
+        # The stalled client reads again: it must converge on the final
+        # contents, each update3 carrying the id of the last transaction
+        # it covers.
+        final = current_contents(remote)
+        n_updates = 0
+        t1 = time.monotonic()
+        while replica != final:
+            try:
+                note = stalled.wait_notify("update3", timeout=20)
+            except (Closed, ConnectionResetError, socket.timeout) as e:
+                check(False, "stalled monitor did not converge (%r); %d "
+                      "updates read" % (e, n_updates))
+            check(note["params"][0] == "m", "update3 for %.300r" % note)
+            last_id = note["params"][1]
+            apply_updates(replica, note["params"][2])
+            n_updates += 1
+            rss.sample()
+        converge_secs = time.monotonic() - t1
+        check(not stalled.no_notify(0.2), "updates after convergence")
+        if last_id != ZERO_UUID:
+            # (A server without history, like the reference for a
+            # standalone database, sends the zero UUID.)
+            r = stalled.call("monitor_cond_since", [
+                DB, "again", {"Host": [{"columns": ["name", "address"]}]},
+                last_id])
+            check(r.get("error") is None and r["result"][0] is True
+                  and r["result"][2] == {},
+                  "last-txn-id %s is not current: %.300r"
+                  % (last_id, r.get("result")))
+        stalled.close()
+        return during, ("%d updates (%.1f s) %s; the stalled monitor "
+                        "converged reading %d updates in %.2f s"
+                        % (N_UPDATES, write_secs, stats(during), n_updates,
+                           converge_secs))
+    measure(remote, pid, rss_limit_mb, stall)
+
+
+# The hard cap.
+
+def run_hardcap(remote, pid, log):
+    setup = Client(remote)
+    setup.result("transact", [DB, {"op": "insert", "table": "Host",
+                                   "row": {"name": "gate"}}])
+    for i in range(10):
+        setup.result("transact", [DB, {"op": "insert", "table": "Host",
+                                       "row": {"name": "big%d" % i,
+                                               "address": "z" * 10000}}])
+    rss0 = rss_kb(pid)
+
+    stalled = Client(remote)
+    stalled.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    waiting = [DB, {"op": "wait", "table": "Host", "timeout": 60000,
+                    "where": [["name", "==", "gate"]], "columns": ["name"],
+                    "until": "==", "rows": []},
+               {"op": "select", "table": "Host", "where": []}]
+    for _ in range(100):
+        stalled.request("transact", waiting)
+    # The requests are small and the backlog empty: the server reads them
+    # all.  Wait until it has (a request sent after them is answered).
+    stalled.call("echo", ["all read"])
+
+    good = Client(remote)
+    check(good.call("echo", [1])["result"] == [1], "good client")
+    r = good.call("transact", [DB, {"op": "delete", "table": "Host",
+                                    "where": [["name", "==", "gate"]]}])
+    check(r["result"] == [{"count": 1}], "delete gate: %.300r" % r)
+
+    pattern = re.compile(r"backlog \d+ bytes over limit \d+, closing")
+    deadline = time.monotonic() + 20
+    while True:
+        with open(log) as f:
+            if pattern.search(f.read()):
+                break
+        check(time.monotonic() < deadline, "the session was not dropped")
+        check(good.call("echo", [2])["result"] == [2], "good client")
+        time.sleep(0.05)
+    rss1 = rss_kb(pid)
+    try:
+        while True:
+            stalled.recv()
+    except (Closed, ConnectionResetError):
+        pass
+    check(good.call("echo", [3])["result"] == [3], "good client after")
+    check(Client(remote).call("echo", [4])["result"] == [4], "new client")
+    growth_mb = (rss1 - rss0) / 1024.0
+    print("dropped; RSS %d kB -> %d kB (+%.1f MB)" % (rss0, rss1, growth_mb))
+    check(growth_mb < 64, "RSS grew by %.1f MB" % growth_mb)
+    print("ok")
+
+
 if __name__ == "__main__":
     multiprocessing.set_start_method("fork")
     case, remote, pid = sys.argv[1:4]
-    if case in ("echo", "transact", "schema"):
+    if case == "monitor":
+        run_monitor(remote, pid, 24)
+    elif case == "hardcap":
+        run_hardcap(remote, pid, sys.argv[4])
+    elif case in ("echo", "transact", "schema"):
         run_flood(case, remote, pid, 64)
     else:
         sys.exit("unknown case %s" % case)
