@@ -5,6 +5,7 @@
 # stays bounded, a healthy client keeps its round trips short, and no
 # reply is lost (tests/server/backpressure.py).
 . "$OVSDB_SRCDIR/tests/server/lib.sh"
+export BACKPRESSURE_CTL="$PWD/ours.ctl"
 start_server ours ovsdb-server ovsdb-tool
 for case in transact schema; do
     echo "== $case"

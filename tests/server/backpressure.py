@@ -8,14 +8,20 @@ usage: backpressure.py CASE REMOTE PID [LOG]
              replies are as large)
   schema     the same with "get_schema"
   monitor    a monitor_cond_since client stops reading while a writer
-             makes 5,000 updates to the same 10 rows (4 kB values)
+             makes 5,000 updates to the same 10 rows (4 kB values), then
+             makes a transaction of its own and reads
   hardcap    (with OVSDB_SERVER_BACKLOG_LIMIT=2000000, LOG the server's
              log) a client that does not read has 100 waiting
              transactions, each with a 100 kB reply, complete at once:
              only the hard cap bounds that, so the session is dropped and
              the drop logged; the others are served throughout
-REMOTE is where the clients connect (unix:PATH or tcp:HOST:PORT), PID the
-server's process id (its RSS is read from /proc).
+REMOTE is where the clients connect (unix:PATH, tcp:HOST:PORT, or
+ssl:HOST:PORT with $BACKPRESSURE_SSL set to the client's "KEY,CERT,CA"
+files), PID the server's process id (its RSS is read from /proc).  With
+$BACKPRESSURE_CTL set to our server's control socket, each flood lasts
+until the server has stopped reading from the flooder (memory/show's
+"sessions-paused"), however slowly a loaded machine lets it send, so that
+the case tests the server under backpressure.
 
 Each case checks:
 - the server's RSS never grows by more than RSS_LIMIT_MB (64 for the
@@ -26,7 +32,9 @@ Each case checks:
 - nothing is lost: once the flooder reads, every request it sent has its
   reply, in order; the stalled monitor, once it reads, converges on the
   database's final contents, stays connected, and its last transaction id
-  is current (a new monitor_cond_since from it finds nothing to send).
+  is current (a new monitor_cond_since from it finds nothing to send);
+- order: every update of the transactions before the stalled monitor's
+  own arrives before that transaction's reply.
 
 Timing.  The machine running the tests is shared and loaded, so a round
 trip can take over 100 ms for reasons that have nothing to do with the
@@ -46,10 +54,32 @@ import os
 import re
 import select
 import socket
+import ssl
+import subprocess
 import sys
 import time
 
-from rpc import Client, Closed, connect
+import rpc
+from rpc import Client, Closed
+
+plain_connect = rpc.connect
+
+
+def connect(remote, timeout=10):
+    """rpc.connect(), plus "ssl:HOST:PORT" (for every Client too)."""
+    if not remote.startswith("ssl:"):
+        return plain_connect(remote, timeout)
+    key, cert, ca = os.environ["BACKPRESSURE_SSL"].split(",")
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.check_hostname = False
+    ctx.load_verify_locations(ca)
+    ctx.load_cert_chain(cert, key)
+    s = plain_connect("tcp:" + remote[4:], timeout)
+    return ctx.wrap_socket(s)
+
+
+rpc.connect = connect
+WOULD_BLOCK = (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError)
 
 DB = "Example"
 ATTEMPTS = int(os.environ.get("BACKPRESSURE_ATTEMPTS", "4"))
@@ -160,7 +190,8 @@ ID_RE = re.compile(rb'"id":(\d+)')
 def flooder(remote, kind, conn):
     """Sends requests of 'kind' without reading until told to stop, then
     reads every reply; reports what it sent and got."""
-    s = connect(remote, timeout=0.05)
+    s = connect(remote)
+    s.settimeout(0.05)
     if kind == "echo":
         # A big send buffer lets each send() hand the kernel more at once.
         # (Not for the others: their replies are bigger than their
@@ -186,7 +217,9 @@ def flooder(remote, kind, conn):
         if not pending:
             pending = make_chunk()
         try:
-            k = s.send(pending)
+            # In slices: a TLS write that times out is retried with the
+            # same bytes.
+            k = s.send(pending[:1 << 16])
         except socket.timeout:
             continue
         pending = pending[k:]
@@ -204,15 +237,15 @@ def flooder(remote, kind, conn):
         r, w, _ = select.select([s], [s] if pending else [], [], 0.5)
         if w:
             try:
-                k = s.send(pending)
+                k = s.send(pending[:1 << 16])
                 pending = pending[k:]
                 last_progress = time.monotonic()
-            except BlockingIOError:
+            except WOULD_BLOCK:
                 pass
-        if r:
+        if r or (isinstance(s, ssl.SSLSocket) and s.pending()):
             try:
                 chunk = s.recv(1 << 20)
-            except BlockingIOError:
+            except WOULD_BLOCK:
                 continue
             except ConnectionResetError:
                 closed = True
@@ -294,6 +327,17 @@ def measure(remote, pid, rss_limit_mb, run_load):
     print("ok")
 
 
+CTL = os.environ.get("BACKPRESSURE_CTL")
+
+
+def server_paused():
+    out = subprocess.run(["ovs-appctl", "-t", CTL, "memory/show"],
+                         capture_output=True, text=True, check=True).stdout
+    m = re.search(r"sessions-paused:(\d+)", out)
+    check(m, "no sessions-paused in memory/show: %s" % out)
+    return int(m.group(1)) > 0
+
+
 def run_flood(kind, remote, pid, rss_limit_mb):
     if kind == "transact":
         setup = Client(remote)
@@ -313,6 +357,11 @@ def run_flood(kind, remote, pid, rss_limit_mb):
               "flooder did not start")
         probe.go()
         rss.sample_for(FLOOD_SECONDS)
+        deadline = time.monotonic() + 60
+        while CTL and not server_paused():
+            check(time.monotonic() < deadline,
+                  "the server did not stop reading from the flooder")
+            rss.sample_for(0.2)
         during = probe.stop()
         conn.send("stop")
         rss.sample()
@@ -442,24 +491,49 @@ def run_monitor(remote, pid, rss_limit_mb):
         check(result == "done", "writer: %s" % result)
         rss.sample()
 
-        # The stalled client reads again: it must converge on the final
-        # contents, each update3 carrying the id of the last transaction
-        # it covers.
+        # The stalled client reads again, after sending a transaction of
+        # its own: the updates it gets before that transaction's reply
+        # must bring it to the contents before that transaction (no update
+        # after the reply to a later transaction); then it converges on
+        # the final contents, each update3 carrying the id of the last
+        # transaction it covers.
         final = current_contents(remote)
+        m0 = [u for u, row in final.items() if row["name"] == "m0"][0]
+        marker = "marker %d" % attempt
+        rid = stalled.request("transact", [DB, {
+            "op": "update", "table": "Host",
+            "where": [["name", "==", "m0"]], "row": {"address": marker}}])
         n_updates = 0
         t1 = time.monotonic()
-        while replica != final:
+        replied = False
+        while not replied or replica[m0]["address"] != {marker}:
             try:
-                note = stalled.wait_notify("update3", timeout=20)
+                msg = stalled.recv()
             except (Closed, ConnectionResetError, socket.timeout) as e:
                 check(False, "stalled monitor did not converge (%r); %d "
                       "updates read" % (e, n_updates))
-            check(note["params"][0] == "m", "update3 for %.300r" % note)
-            last_id = note["params"][1]
-            apply_updates(replica, note["params"][2])
+            if msg.get("id") == rid:
+                check(msg.get("error") is None
+                      and msg["result"] == [{"count": 1}],
+                      "own transaction: %.300r" % msg)
+                mine = {u: row for u, row in replica.items() if u != m0}
+                check(mine == {u: row for u, row in final.items()
+                               if u != m0}
+                      and replica[m0]["address"] in ({marker},
+                                                     final[m0]["address"]),
+                      "the reply to its own transaction came before the "
+                      "updates of earlier ones")
+                replied = True
+                continue
+            check(msg.get("method") == "update3" and msg["params"][0] == "m",
+                  "expected update3, got %.300r" % msg)
+            last_id = msg["params"][1]
+            apply_updates(replica, msg["params"][2])
             n_updates += 1
             rss.sample()
         converge_secs = time.monotonic() - t1
+        final[m0]["address"] = {marker}
+        check(replica == final, "stalled monitor converged elsewhere")
         check(not stalled.no_notify(0.2), "updates after convergence")
         if last_id != ZERO_UUID:
             # (A server without history, like the reference for a
