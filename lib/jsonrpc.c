@@ -41,6 +41,11 @@ VLOG_DEFINE_THIS_MODULE(jsonrpc);
 /* Bytes to ask the stream for per read. */
 #define READ_SIZE (64 * 1024)
 
+/* Bytes one jsonrpc_recv() call reads at most, so that a peer sending one
+ * huge message is read over several passes of its owner's loop instead of
+ * stalling everyone else's requests until it is complete. */
+#define MAX_READ_PER_RECV (16 * READ_SIZE)
+
 /* Idle input and output buffers bigger than this are freed, so one big
  * message does not pin its memory for the life of the connection. */
 #define KEEP_BUFFER_BYTES (256 * 1024)
@@ -321,6 +326,8 @@ struct jsonrpc {
     size_t max_msg_size;
     int max_depth;
     unsigned long long received_bytes;
+    bool read_more;             /* jsonrpc_recv() stopped at its read
+                                 * budget, not at EAGAIN. */
 
     /* Output: bytes [sent, output.length) are queued. */
     struct ds output;
@@ -670,6 +677,8 @@ jsonrpc_recv(struct jsonrpc *rpc, struct jsonrpc_msg **msgp)
          * write, before we look at the next one. */
         flush_output(rpc);
     }
+    rpc->read_more = false;
+    size_t n_read = 0;
     while (!rpc->status) {
         size_t end;
         int error = scan_input(rpc, &end);
@@ -678,6 +687,14 @@ jsonrpc_recv(struct jsonrpc *rpc, struct jsonrpc_msg **msgp)
         } else if (error != EAGAIN) {
             VLOG_WARN_RL(&rl, "%s: %s", rpc->name, rpc->error_detail);
             break;
+        }
+
+        if (n_read >= MAX_READ_PER_RECV) {
+            /* The rest waits for the next call; the stream may hold more
+             * than poll() can see (TLS), so jsonrpc_recv_wait() wakes at
+             * once. */
+            rpc->read_more = true;
+            return EAGAIN;
         }
 
         /* Need more input: make room, then read. */
@@ -697,6 +714,7 @@ jsonrpc_recv(struct jsonrpc *rpc, struct jsonrpc_msg **msgp)
         if (n > 0) {
             rpc->len += n;
             rpc->received_bytes += n;
+            n_read += n;
         } else if (n == -EAGAIN) {
             return EAGAIN;
         } else if (!n) {
@@ -717,9 +735,9 @@ jsonrpc_recv(struct jsonrpc *rpc, struct jsonrpc_msg **msgp)
 void
 jsonrpc_recv_wait(struct jsonrpc *rpc)
 {
-    if (rpc->status || rpc->scan < rpc->len) {
-        /* An error to report, or unscanned input that may hold a
-         * message. */
+    if (rpc->status || rpc->scan < rpc->len || rpc->read_more) {
+        /* An error to report, unscanned input that may hold a message, or
+         * a read budget spent with input left. */
         poll_immediate_wake();
     } else {
         stream_recv_wait(rpc->stream);
@@ -885,6 +903,15 @@ session_connected(struct jsonrpc_session *s, struct stream *stream)
     reconnect_connected(s->reconnect, time_msec());
 }
 
+/* The peer took some of our queued output: it is alive even if we are not
+ * reading what it sends (its owner may have stopped reading until the
+ * backlog drains), so the inactivity probe must not drop it. */
+static void
+note_output_progress(struct jsonrpc_session *s)
+{
+    reconnect_activity(s->reconnect, time_msec());
+}
+
 static void
 session_connect(struct jsonrpc_session *s)
 {
@@ -933,11 +960,14 @@ jsonrpc_session_run(struct jsonrpc_session *s)
     }
 
     if (s->rpc) {
+        size_t backlog = jsonrpc_get_backlog(s->rpc);
         jsonrpc_run(s->rpc);
         int error = jsonrpc_get_status(s->rpc);
         if (error) {
             reconnect_disconnected(s->reconnect, now, error);
             session_disconnect(s);
+        } else if (jsonrpc_get_backlog(s->rpc) < backlog) {
+            note_output_progress(s);
         }
     } else if (s->stream) {
         stream_run(s->stream);
@@ -978,8 +1008,13 @@ jsonrpc_session_run(struct jsonrpc_session *s)
 void
 jsonrpc_session_flush(struct jsonrpc_session *s)
 {
-    if (s->rpc && !s->rpc->status && jsonrpc_get_backlog(s->rpc)) {
+    size_t backlog = s->rpc && !s->rpc->status
+                     ? jsonrpc_get_backlog(s->rpc) : 0;
+    if (backlog) {
         flush_output(s->rpc);
+        if (jsonrpc_get_backlog(s->rpc) < backlog) {
+            note_output_progress(s);
+        }
     }
 }
 
@@ -1001,29 +1036,31 @@ jsonrpc_session_wait(struct jsonrpc_session *s)
 struct jsonrpc_msg *
 jsonrpc_session_recv(struct jsonrpc_session *s)
 {
-    while (s->rpc) {
-        struct jsonrpc_msg *msg;
-        jsonrpc_recv(s->rpc, &msg);
-
-        unsigned long long received = jsonrpc_get_received_bytes(s->rpc);
-        if (received != s->last_received) {
-            s->last_received = received;
-            reconnect_activity(s->reconnect, time_msec());
-        }
-        if (!msg) {
-            return NULL;
-        }
-        if (is_echo_request(msg)) {
-            jsonrpc_session_send(s, jsonrpc_create_reply(
-                                        json_incref(msg->params), msg->id));
-        } else if (msg->type == JSONRPC_REPLY && json_is_string(msg->id)
-                   && !strcmp(json_string_value(msg->id), "echo")) {
-            /* Reply to our inactivity probe: activity noted above. */
-        } else {
-            return msg;
-        }
-        jsonrpc_msg_destroy(msg);
+    if (!s->rpc) {
+        return NULL;
     }
+
+    /* One message per call, even one handled here: a peer that floods us
+     * with "echo" requests must not keep its owner busy for as long as it
+     * keeps sending, nor grow the replies it does not read past whatever
+     * backlog limit the owner checks between calls. */
+    struct jsonrpc_msg *msg;
+    jsonrpc_recv(s->rpc, &msg);
+    unsigned long long received = jsonrpc_get_received_bytes(s->rpc);
+    if (received != s->last_received) {
+        s->last_received = received;
+        reconnect_activity(s->reconnect, time_msec());
+    }
+    if (msg && is_echo_request(msg)) {
+        jsonrpc_session_send(s, jsonrpc_create_reply(
+                                    json_incref(msg->params), msg->id));
+    } else if (msg && msg->type == JSONRPC_REPLY && json_is_string(msg->id)
+               && !strcmp(json_string_value(msg->id), "echo")) {
+        /* Reply to our inactivity probe: activity noted above. */
+    } else {
+        return msg;
+    }
+    jsonrpc_msg_destroy(msg);
     return NULL;
 }
 

@@ -151,8 +151,9 @@ int jsonrpc_send_raw(struct jsonrpc *, const struct iovec *iov, int n_iov);
 
 /* Receives the next message.  Returns 0 and '*msgp' (caller must free with
  * jsonrpc_msg_destroy()), EAGAIN if no complete message has arrived yet, or
- * the sticky error, with '*msgp' NULL.  Reads from the stream until EAGAIN
- * or a complete message.
+ * the sticky error, with '*msgp' NULL.  Reads from the stream until EAGAIN,
+ * a complete message or 1 MiB read in this call (then it returns EAGAIN
+ * and jsonrpc_recv_wait() wakes at once).
  *
  * It first tries to send queued output, so everything queued while
  * handling the previous message (a reply and its notifications) leaves in
@@ -193,14 +194,20 @@ struct jsonrpc_session *jsonrpc_session_open_unreliably(struct jsonrpc *rpc);
 
 void jsonrpc_session_close(struct jsonrpc_session *);   /* NULL is fine. */
 
-/* Connects, reconnects, sends probes, sends queued output. */
+/* Connects, reconnects, sends probes, sends queued output.  Output that
+ * the peer takes counts as activity for the inactivity probe, as input
+ * does. */
 void jsonrpc_session_run(struct jsonrpc_session *);
 /* Only sends queued output (as far as the socket takes it); cheap. */
 void jsonrpc_session_flush(struct jsonrpc_session *);
 void jsonrpc_session_wait(struct jsonrpc_session *);
 
 /* Returns the next message, or NULL.  Answers "echo" requests itself and
- * swallows replies to its own probes.  Caller must free with
+ * swallows replies to its own probes.  Looks at one message per call at
+ * most, so it returns NULL after handling one itself; then
+ * jsonrpc_session_recv_wait() wakes at once if more input is buffered.
+ * The owner's limits (how much it reads per pass, what backlog stops it
+ * reading) thus hold for echo requests too.  Caller must free with
  * jsonrpc_msg_destroy(). */
 struct jsonrpc_msg *jsonrpc_session_recv(struct jsonrpc_session *);
 void jsonrpc_session_recv_wait(struct jsonrpc_session *);

@@ -1224,6 +1224,7 @@ hub_commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn,
                 .body = body.string,
                 .body_size = body.length,
                 .txn_id = &hub->last_txn_id,
+                .txn = txn,
             };
             for (size_t i = 0; i < m->n_subs; i++) {
                 m->subs[i].cb(m->subs[i].aux, &update);
@@ -1233,6 +1234,145 @@ hub_commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn,
         json_decref(cctx.updates);
     }
     free(ctx.changes);
+}
+
+/* Pending changes of a subscriber that is behind. */
+
+struct ovsdb_monitor_pending {
+    struct hmap rows;           /* Contains "struct pending_row"s. */
+    struct uuid txn_id;         /* Last transaction added. */
+};
+
+struct pending_row {
+    struct hmap_node node;      /* In 'rows', by uuid_hash(&uuid). */
+    const struct ovsdb_table *table;
+    struct uuid uuid;
+    struct ovsdb_row *old;      /* As the client last saw it, or NULL if it
+                                 * did not exist then. */
+    struct ovsdb_row *new;      /* Latest state, or NULL once deleted. */
+};
+
+struct pending_ctx {
+    struct ovsdb_monitor_pending *p;
+    const struct ovsdb_monitor *m;
+};
+
+struct ovsdb_monitor_pending *
+ovsdb_monitor_pending_create(void)
+{
+    struct ovsdb_monitor_pending *p = xzalloc(sizeof *p);
+    hmap_init(&p->rows);
+    return p;
+}
+
+static void
+pending_row_free(struct pending_row *pr)
+{
+    ovsdb_row_destroy(pr->old);
+    ovsdb_row_destroy(pr->new);
+    free(pr);
+}
+
+void
+ovsdb_monitor_pending_destroy(struct ovsdb_monitor_pending *p)
+{
+    if (p) {
+        struct pending_row *pr;
+        HMAP_FOR_EACH_POP (pr, node, &p->rows) {
+            pending_row_free(pr);
+        }
+        hmap_destroy(&p->rows);
+        free(p);
+    }
+}
+
+static struct pending_row *
+pending_find(const struct ovsdb_monitor_pending *p, const struct uuid *uuid)
+{
+    struct pending_row *pr;
+    HMAP_FOR_EACH_WITH_HASH (pr, node, uuid_hash(uuid), &p->rows) {
+        if (uuid_equals(&pr->uuid, uuid)) {
+            return pr;
+        }
+    }
+    return NULL;
+}
+
+static bool
+pend_change(const struct ovsdb_table *table, const struct ovsdb_row *old,
+            const struct ovsdb_row *new,
+            const unsigned long *changed OVS_UNUSED, void *ctx_)
+{
+    struct pending_ctx *ctx = ctx_;
+    const struct monitor_table *mt = ctx->m->tables[table->schema->index];
+    if (!mt) {
+        return true;
+    }
+    const struct uuid *uuid = ovsdb_row_get_uuid(old ? old : new);
+    struct pending_row *pr = pending_find(ctx->p, uuid);
+    if (!pr) {
+        if (!(old && row_matches(mt, old)) && !(new && row_matches(mt, new))) {
+            /* Not visible before or after: nothing the client must hear
+             * of (if a later change makes it visible, that one counts). */
+            return true;
+        }
+        pr = xmalloc(sizeof *pr);
+        pr->table = table;
+        pr->uuid = *uuid;
+        pr->old = old ? ovsdb_row_clone(old) : NULL;
+        pr->new = NULL;
+        hmap_insert(&ctx->p->rows, &pr->node, uuid_hash(uuid));
+    }
+    ovsdb_row_destroy(pr->new);
+    pr->new = new ? ovsdb_row_clone(new) : NULL;
+    return true;
+}
+
+void
+ovsdb_monitor_pending_add(struct ovsdb_monitor_pending *p,
+                          const struct ovsdb_monitor *m,
+                          const struct ovsdb_monitor_update *u)
+{
+    struct pending_ctx ctx = { .p = p, .m = m };
+    ovsdb_txn_for_each_change(u->txn, pend_change, &ctx);
+    p->txn_id = *u->txn_id;
+}
+
+size_t
+ovsdb_monitor_pending_n_rows(const struct ovsdb_monitor_pending *p)
+{
+    return hmap_count(&p->rows);
+}
+
+const struct uuid *
+ovsdb_monitor_pending_get_txn_id(const struct ovsdb_monitor_pending *p)
+{
+    return &p->txn_id;
+}
+
+json_t *
+ovsdb_monitor_pending_take(struct ovsdb_monitor_pending *p,
+                           const struct ovsdb_monitor *m)
+{
+    json_t *updates = json_object();
+    struct pending_row *pr;
+    HMAP_FOR_EACH_POP (pr, node, &p->rows) {
+        const struct monitor_table *mt = m->tables[pr->table->schema->index];
+        if (mt && (pr->old || pr->new)) {
+            /* Columns are compared: the merged change has no single
+             * "changed" bitmap. */
+            json_t *ru = row_update(m, mt, pr->old, pr->new, NULL);
+            if (ru) {
+                put_row_update(updates, pr->table, &pr->uuid, ru);
+            }
+        }
+        pending_row_free(pr);
+    }
+    if (!json_object_size(updates)) {
+        json_decref(updates);
+        return NULL;
+    }
+    return updates;
 }
 
 /* monitor_cond_since. */

@@ -35,6 +35,7 @@
 
 struct ovsdb;
 struct ovsdb_error;
+struct ovsdb_txn;
 
 enum ovsdb_monitor_version {
     OVSDB_MONITOR_V1,           /* "monitor": "update", "old"/"new". */
@@ -51,6 +52,9 @@ struct ovsdb_monitor_update {
     const char *body;           /* Serialized <table-updates>, compact. */
     size_t body_size;           /* Bytes in 'body'. */
     const struct uuid *txn_id;  /* Id of the transaction (for update3). */
+    const struct ovsdb_txn *txn;    /* The committed transaction, for a
+                                     * subscriber that keeps it pending
+                                     * (ovsdb_monitor_pending_add()). */
 };
 
 typedef void ovsdb_monitor_update_cb(void *aux,
@@ -127,5 +131,48 @@ json_t *ovsdb_monitor_get_cond_change(const struct ovsdb_monitor *old,
  * Starts the history of the hub if it was off.  New reference. */
 json_t *ovsdb_monitor_get_since(struct ovsdb_monitor *m,
                                 const struct uuid *last_id, bool *found);
+
+/* Pending changes, for a subscriber that cannot take updates as fast as
+ * they come (its client is not reading): instead of queuing an update per
+ * transaction, it adds each update's transaction to a pending set, which
+ * keeps one change per row, from the row as the client last saw it to its
+ * latest state (or its deletion).  Memory is bounded by the rows changed,
+ * not by how often they change.  Once the client can take more, the set
+ * becomes one merged update.
+ *
+ *     p = ovsdb_monitor_pending_create();
+ *     ovsdb_monitor_pending_add(p, m, update);     (in the callback)
+ *     ...
+ *     updates = ovsdb_monitor_pending_take(p, m);  (NULL: nothing left)
+ *     ovsdb_monitor_pending_destroy(p);
+ *
+ * The same shape 'm' must be passed to every call for one set. */
+struct ovsdb_monitor_pending;
+
+struct ovsdb_monitor_pending *ovsdb_monitor_pending_create(void);
+void ovsdb_monitor_pending_destroy(struct ovsdb_monitor_pending *); /* NULL
+                                                                      * ok. */
+
+/* Adds the changes of 'u''s transaction (borrowed) that 'm' shows, or that
+ * touch a row already pending, to 'p' (private copies of the rows), and
+ * remembers 'u''s transaction id. */
+void ovsdb_monitor_pending_add(struct ovsdb_monitor_pending *p,
+                               const struct ovsdb_monitor *m,
+                               const struct ovsdb_monitor_update *u);
+
+/* Returns the number of rows with a pending change. */
+size_t ovsdb_monitor_pending_n_rows(const struct ovsdb_monitor_pending *);
+
+/* Returns the id of the last transaction added (for update3).  Borrowed:
+ * valid until 'p' is destroyed. */
+const struct uuid *ovsdb_monitor_pending_get_txn_id(
+    const struct ovsdb_monitor_pending *p);
+
+/* Returns the <table-updates> (v1) or <table-updates2> (v2, v3) that take
+ * a client from what it last saw to the rows' latest states, as 'm' shows
+ * them, and empties 'p'.  New reference; NULL if the changes cancel out
+ * (a row inserted then deleted, a value changed back). */
+json_t *ovsdb_monitor_pending_take(struct ovsdb_monitor_pending *p,
+                                   const struct ovsdb_monitor *m);
 
 #endif /* ovsdb/monitor.h */

@@ -1035,12 +1035,15 @@ ovsdb_server_put_memory_report(struct ovsdb_server *srv, struct ds *out)
     }
 
     size_t triggers = 0, backlog = 0, session_monitors = 0;
+    size_t paused = 0, pending_rows = 0;
     for (size_t i = 0; i < srv->n_sessions; i++) {
         struct ovsdb_session_stats stats;
         ovsdb_session_get_stats(srv->sessions[i].session, &stats);
         triggers += stats.n_triggers;
         backlog += stats.backlog;
         session_monitors += stats.n_monitors;
+        paused += stats.paused;
+        pending_rows += stats.n_pending_rows;
     }
 
     ds_put_format(out, "atoms:%zu cells:%zu monitors:%zu", atoms, cells,
@@ -1065,4 +1068,16 @@ ovsdb_server_put_memory_report(struct ovsdb_server *srv, struct ds *out)
                   "fragmentation:%.2f\n", allocator_name(),
                   srv->stats.allocated, srv->stats.resident, srv->stats.rss,
                   srv->stats.fragmentation);
+
+    /* Flow control (ovsdb/session.h): the limits, the sessions not reading
+     * and the rows their monitors hold pending now, and how often each
+     * limit was hit since the start. */
+    struct ovsdb_session_flow_stats flow;
+    ovsdb_session_get_flow_stats(&flow);
+    ds_put_format(out, "backlog-limit:%zu backlog-hard-cap:%zu "
+                  "sessions-paused:%zu pending-rows:%zu backlog-pauses:%llu "
+                  "updates-coalesced:%llu backlog-drops:%llu\n",
+                  flow.backlog_limit, flow.backlog_hard_cap, paused,
+                  pending_rows, flow.n_pauses, flow.n_coalesced,
+                  flow.n_drops);
 }

@@ -32,10 +32,29 @@
 
 VLOG_DEFINE_THIS_MODULE(session);
 
-/* Requests handled per session per run.  One, as the reference: it keeps
- * one busy client from starving the others.  A session with more input
- * already buffered wakes the loop at once (lib/jsonrpc); one whose socket
- * has more is reported by poll(). */
+/* Flow control.
+ *
+ * Requests handled per session per run: one, as the reference, so that one
+ * busy client cannot starve the others (lib/jsonrpc looks at one message
+ * per call, "echo" included, and reads at most 1 MiB per call).  A session
+ * with more input already buffered wakes the loop at once; one whose
+ * socket has more is reported by poll().
+ *
+ * While a session's unsent output ('backlog', bytes) is at or over
+ * 'backlog_pause', it reads nothing from its client, whatever the
+ * requests, and its monitors' updates are not queued but kept pending in
+ * the monitor module, one change per row (ovsdb_monitor_pending_add()).
+ * Once the backlog is under the limit again, each monitor's pending
+ * changes leave as one merged update, and reading resumes.  Pending
+ * changes also leave before anything else is queued for the session (a
+ * reply, a notification), so that no client sees an update after the reply
+ * to a later transaction of its own.
+ *
+ * Only output nothing else bounds can still grow the backlog (replies of
+ * waiting transactions completing together, notifications caused by other
+ * clients): past 'backlog_drop', plus the size of the largest message
+ * queued since the backlog was last empty (a big reply is not punished),
+ * the session is dropped, logged and counted. */
 #define MAX_REQUESTS_PER_RUN 1
 
 /* Work per loop pass: once requests have taken this long in one pass, the
@@ -53,8 +72,9 @@ static bool pass_waited = true;
 static const struct ovsdb_session *pass_resume;  /* Start here, or NULL. */
 static bool pass_skipping;      /* Before 'pass_resume' in this pass. */
 
-static size_t backlog_pause = 4 * 1024 * 1024;
+static size_t backlog_pause = 1024 * 1024;
 static size_t backlog_drop = 64 * 1024 * 1024;
+static struct ovsdb_session_flow_stats flow_stats;
 
 /* A monitor of this session: a monitor id bound to a shared shape. */
 struct session_monitor {
@@ -64,6 +84,8 @@ struct session_monitor {
     char *id_s;                 /* 'id' serialized. */
     struct ovsdb_server_db *sdb;
     struct ovsdb_monitor *m;
+    struct ovsdb_monitor_pending *pending;  /* While the client is behind,
+                                             * else NULL. */
 };
 
 /* A "transact" that waits for a "wait" operation's condition, or for the
@@ -104,7 +126,9 @@ struct ovsdb_session {
     bool dropped;               /* Closed by the server (backlog, ...). */
     bool deferred;              /* Requests left for the next pass. */
     struct jsonrpc_msg *deferred_msg;   /* Received, costly, not handled. */
+    bool paused;                /* Not reading: backlog over the limit. */
     size_t allowance;           /* Extra backlog allowed for big replies. */
+    size_t n_pending;           /* Monitors with pending changes. */
     struct held_msg *held;      /* Held messages, oldest first. */
     size_t n_held, allocated_held;
 };
@@ -117,6 +141,14 @@ ovsdb_session_set_backlog_limits(size_t pause, size_t drop)
 {
     backlog_pause = pause;
     backlog_drop = drop;
+}
+
+void
+ovsdb_session_get_flow_stats(struct ovsdb_session_flow_stats *stats)
+{
+    *stats = flow_stats;
+    stats->backlog_limit = backlog_pause;
+    stats->backlog_hard_cap = backlog_drop;
 }
 
 struct ovsdb_session *
@@ -197,6 +229,15 @@ ovsdb_session_get_stats(const struct ovsdb_session *s,
     stats->n_monitors = hmap_count(&s->monitors);
     stats->n_triggers = s->n_triggers;
     stats->backlog = jsonrpc_session_get_backlog(s->js);
+    stats->paused = s->paused;
+    stats->n_pending_rows = 0;
+    const struct session_monitor *sm;
+    HMAP_FOR_EACH (sm, node, &s->monitors) {
+        if (sm->pending) {
+            stats->n_pending_rows += ovsdb_monitor_pending_n_rows(
+                sm->pending);
+        }
+    }
 }
 
 /* Sending. */
@@ -211,6 +252,7 @@ check_backlog(struct ovsdb_session *s)
                      ovsdb_session_get_name(s), backlog,
                      backlog_drop + s->allowance);
         s->dropped = true;
+        flow_stats.n_drops++;
     }
 }
 
@@ -256,44 +298,55 @@ send_text(struct ovsdb_session *s, const struct ds *out)
     check_backlog(s);
 }
 
-/* Queues one message, serialized here with lib/json-util so that numbers
+/* Serializes one message into 'out' with lib/json-util so that numbers
  * are spelled as the reference spells them (jansson would write the real
  * 1 as "1.0").  For a reply or an error 'id' is the request's id and
  * exactly one of 'result' and 'error' is nonnull; for a notification 'id'
  * is NULL and 'method' and 'params' are set.  Takes ownership of 'result',
  * 'error' and 'params'. */
 static void
+serialize_msg(struct ds *out, const json_t *id, json_t *result,
+              json_t *error, const char *method, json_t *params)
+{
+    ds_put_cstr(out, "{\"id\":");
+    if (id) {
+        jsonx_put(out, id);
+    } else {
+        ds_put_cstr(out, "null");
+    }
+    if (method) {
+        ds_put_cstr(out, ",\"method\":");
+        json_t *m = json_string(method);
+        jsonx_put(out, m);
+        json_decref(m);
+        ds_put_cstr(out, ",\"params\":");
+        jsonx_put(out, params);
+    } else if (error) {
+        /* The reference leaves "result" out of errors. */
+        ds_put_cstr(out, ",\"error\":");
+        jsonx_put(out, error);
+    } else {
+        ds_put_cstr(out, ",\"result\":");
+        jsonx_put(out, result);
+        ds_put_cstr(out, ",\"error\":null");
+    }
+    ds_put_char(out, '}');
+    json_decref(result);
+    json_decref(error);
+    json_decref(params);
+}
+
+static void flush_pending(struct ovsdb_session *);
+
+/* Queues one message (see serialize_msg() for the arguments, whose
+ * ownership it takes), after the session's pending monitor changes. */
+static void
 session_send(struct ovsdb_session *s, const json_t *id, json_t *result,
              json_t *error, const char *method, json_t *params)
 {
     struct ds out = DS_EMPTY_INITIALIZER;
-    ds_put_cstr(&out, "{\"id\":");
-    if (id) {
-        jsonx_put(&out, id);
-    } else {
-        ds_put_cstr(&out, "null");
-    }
-    if (method) {
-        ds_put_cstr(&out, ",\"method\":");
-        json_t *m = json_string(method);
-        jsonx_put(&out, m);
-        json_decref(m);
-        ds_put_cstr(&out, ",\"params\":");
-        jsonx_put(&out, params);
-    } else if (error) {
-        /* The reference leaves "result" out of errors. */
-        ds_put_cstr(&out, ",\"error\":");
-        jsonx_put(&out, error);
-    } else {
-        ds_put_cstr(&out, ",\"result\":");
-        jsonx_put(&out, result);
-        ds_put_cstr(&out, ",\"error\":null");
-    }
-    ds_put_char(&out, '}');
-    json_decref(result);
-    json_decref(error);
-    json_decref(params);
-
+    serialize_msg(&out, id, result, error, method, params);
+    flush_pending(s);
     if (s->n_held) {
         /* Keep the order of replies: wait behind the held ones. */
         struct held_msg *h = hold(s, NULL);
@@ -346,6 +399,8 @@ ovsdb_session_batch_done(struct ovsdb_session *s, struct ovsdb_server_db *sdb,
     if (!s->n_held) {
         return;
     }
+    /* The batch's updates, if they are pending, go before its replies. */
+    flush_pending(s);
     /* The replies held for 'sdb' up to 'ticket' waited for this outcome. */
     for (size_t i = 0; i < s->n_held; i++) {
         struct held_msg *h = &s->held[i];
@@ -428,12 +483,26 @@ update_method(enum ovsdb_monitor_version version)
 }
 
 /* Sends the serialized update 'u' for 'sm' without parsing or serializing
- * it again: the body is shared by every client with the same shape. */
+ * it again: the body is shared by every client with the same shape.  Or,
+ * if the client is behind (see "Flow control" above), keeps its changes
+ * pending. */
 static void
 monitor_update_cb(void *sm_, const struct ovsdb_monitor_update *u)
 {
     struct session_monitor *sm = sm_;
     struct ovsdb_session *s = sm->session;
+    if (s->n_pending || jsonrpc_session_get_backlog(s->js) >= backlog_pause) {
+        /* Once one monitor of the session is pending, all are, so that
+         * updates cannot overtake each other. */
+        if (!sm->pending) {
+            sm->pending = ovsdb_monitor_pending_create();
+            s->n_pending++;
+        }
+        ovsdb_monitor_pending_add(sm->pending, sm->m, u);
+        flow_stats.n_coalesced++;
+        return;
+    }
+
     enum ovsdb_monitor_version version = ovsdb_monitor_get_version(sm->m);
     char head[64];
     char txn[UUID_LEN + 5];
@@ -463,9 +532,67 @@ monitor_update_cb(void *sm_, const struct ovsdb_monitor_update *u)
     check_backlog(s);
 }
 
+/* Queues 'sm''s pending changes as one merged update and forgets them. */
+static void
+send_pending(struct ovsdb_session *s, struct session_monitor *sm)
+{
+    json_t *updates = ovsdb_monitor_pending_take(sm->pending, sm->m);
+    if (updates) {
+        enum ovsdb_monitor_version version = ovsdb_monitor_get_version(sm->m);
+        json_t *params;
+        if (version == OVSDB_MONITOR_V3) {
+            char uuid_s[UUID_LEN + 1];
+            uuid_to_string(ovsdb_monitor_pending_get_txn_id(sm->pending),
+                           uuid_s);
+            params = json_pack("[O s o]", sm->id, uuid_s, updates);
+        } else {
+            params = json_pack("[O o]", sm->id, updates);
+        }
+        struct ds out = DS_EMPTY_INITIALIZER;
+        serialize_msg(&out, NULL, NULL, NULL, update_method(version), params);
+        /* Not held behind held replies: like any update, it is about
+         * transactions already written. */
+        send_text(s, &out);
+        ds_destroy(&out);
+    }
+    ovsdb_monitor_pending_destroy(sm->pending);
+    sm->pending = NULL;
+    s->n_pending--;
+}
+
+/* Queues every pending change of 's', one update per monitor. */
+static void
+flush_pending(struct ovsdb_session *s)
+{
+    if (s->n_pending) {
+        struct session_monitor *sm;
+        HMAP_FOR_EACH (sm, node, &s->monitors) {
+            if (sm->pending) {
+                send_pending(s, sm);
+            }
+        }
+    }
+}
+
+/* Queues the pending changes if the client has taken enough of the
+ * backlog.  Returns true if it did. */
+static bool
+flush_pending_if_drained(struct ovsdb_session *s)
+{
+    if (s->n_pending && jsonrpc_session_get_backlog(s->js) < backlog_pause) {
+        flush_pending(s);
+        return true;
+    }
+    return false;
+}
+
 static void
 monitor_destroy(struct ovsdb_session *s, struct session_monitor *sm)
 {
+    if (sm->pending) {
+        ovsdb_monitor_pending_destroy(sm->pending);
+        s->n_pending--;
+    }
     hmap_remove(&s->monitors, &sm->node);
     ovsdb_monitor_unsubscribe(sm->m, monitor_update_cb, sm);
     ovsdb_monitor_unref(sm->m);
@@ -975,6 +1102,9 @@ handle_request(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
          * written yet (its reply is held until then). */
         ovsdb_server_flush(s->server);
     }
+    /* Pending updates go first, in terms of the monitors as they are now
+     * (the request may change or cancel them). */
+    flush_pending(s);
     if (!strcmp(method, "transact")) {
         handle_transact(s, msg);
     } else if (!strcmp(method, "monitor")) {
@@ -1113,6 +1243,7 @@ ovsdb_session_run(struct ovsdb_session *s)
         return;
     }
 
+    flush_pending_if_drained(s);
     run_triggers(s);
 
     if (pass_waited) {
@@ -1136,8 +1267,13 @@ ovsdb_session_run(struct ovsdb_session *s)
         }
         if (jsonrpc_session_get_backlog(s->js) >= backlog_pause) {
             /* Flow control: read nothing more until the client reads. */
+            if (!s->paused) {
+                s->paused = true;
+                flow_stats.n_pauses++;
+            }
             return;
         }
+        s->paused = false;
         struct jsonrpc_msg *msg = s->deferred_msg;
         s->deferred_msg = NULL;
         if (!msg) {
@@ -1171,6 +1307,9 @@ ovsdb_session_flush(struct ovsdb_session *s)
             s->allowance = 0;
         }
     }
+    if (flush_pending_if_drained(s)) {
+        jsonrpc_session_flush(s->js);
+    }
 }
 
 void
@@ -1187,6 +1326,9 @@ ovsdb_session_wait(struct ovsdb_session *s)
     }
     if (jsonrpc_session_get_backlog(s->js) < backlog_pause) {
         jsonrpc_session_recv_wait(s->js);
+        if (s->n_pending) {
+            poll_immediate_wake();
+        }
     }
     long long now = s->n_triggers ? time_msec() : 0;
     for (size_t i = 0; i < s->n_triggers; i++) {

@@ -7,9 +7,10 @@
  * ovsdb_session_is_alive() is false it destroys it.
  *
  * Flow control: a session stops reading requests while its output backlog
- * is large, and is dropped (and the event logged) if the backlog grows past
- * the limit anyway, e.g. because its client stopped reading monitor
- * updates.  Others are unaffected. */
+ * is over a limit, whatever the requests; meanwhile its monitors keep
+ * their changes pending, one per row, and send them merged once the client
+ * has read enough.  Only if the backlog grows past a hard cap anyway is
+ * the session dropped (logged and counted).  Others are unaffected. */
 #ifndef OVSDB_SESSION_H
 #define OVSDB_SESSION_H 1
 
@@ -59,6 +60,8 @@ struct ovsdb_session_stats {
     size_t n_monitors;
     size_t n_triggers;
     size_t backlog;             /* Bytes queued for sending. */
+    bool paused;                /* Not reading: backlog over the limit. */
+    size_t n_pending_rows;      /* Rows with monitor changes pending. */
 };
 void ovsdb_session_get_stats(const struct ovsdb_session *,
                              struct ovsdb_session_stats *);
@@ -76,8 +79,20 @@ void ovsdb_session_set_options(struct ovsdb_session *, bool read_only,
 void ovsdb_session_set_probe_interval(struct ovsdb_session *, int msec);
 void ovsdb_session_set_backoff(struct ovsdb_session *, int max_backoff);
 
-/* Limits: the backlog past which a session stops reading requests, and
- * the one past which it is dropped (bytes). */
+/* Limits: the backlog at which a session stops reading requests and keeps
+ * monitor changes pending (default 1 MiB), and the one past which it is
+ * dropped (bytes, default 64 MiB, plus the largest message queued since the
+ * backlog was last empty). */
 void ovsdb_session_set_backlog_limits(size_t pause, size_t drop);
+
+/* Flow control, over all sessions since the start. */
+struct ovsdb_session_flow_stats {
+    size_t backlog_limit;           /* The limits in force (bytes). */
+    size_t backlog_hard_cap;
+    unsigned long long n_pauses;    /* Times a session stopped reading. */
+    unsigned long long n_coalesced; /* Updates kept pending, not queued. */
+    unsigned long long n_drops;     /* Sessions dropped at the hard cap. */
+};
+void ovsdb_session_get_flow_stats(struct ovsdb_session_flow_stats *);
 
 #endif /* ovsdb/session.h */

@@ -61,6 +61,8 @@ tests_cluster_util_LDADD = $(TEST_LDADD)
 check_PROGRAMS += tests/unit/test-lock tests/unit/test-monitor
 tests_unit_test_lock_LDADD = $(TEST_LDADD)
 tests_unit_test_monitor_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test-monitor-pending
+tests_unit_test_monitor_pending_LDADD = $(TEST_LDADD)
 
 # (client) tests go below.
 check_PROGRAMS += tests/unit/test-table-format

@@ -2,6 +2,8 @@
 # Every file git tracks under tests/, for "make dist".
 EXTRA_DIST += \
 	tests/automake.mk \
+	tests/automake.mk \
+	tests/automake.mk \
 	tests/check-format \
 	tests/client/backup.sh \
 	tests/client/commands.sh \
@@ -250,6 +252,10 @@ EXTRA_DIST += \
 	tests/security/ssl-tool.c \
 	tests/server/allocator-stats.sh \
 	tests/server/appctl.sh \
+	tests/server/backpressure-echo.sh \
+	tests/server/backpressure-monitor.sh \
+	tests/server/backpressure-requests.sh \
+	tests/server/backpressure.py \
 	tests/server/basic.sh \
 	tests/server/cli.sh \
 	tests/server/clients.sh \
@@ -302,6 +308,7 @@ EXTRA_DIST += \
 	tests/unit/test-jsonrpc.c \
 	tests/unit/test-lock.c \
 	tests/unit/test-log.c \
+	tests/unit/test-monitor-pending.c \
 	tests/unit/test-monitor.c \
 	tests/unit/test-mutation.c \
 	tests/unit/test-poll-loop.c \
