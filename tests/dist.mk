@@ -2,8 +2,6 @@
 # Every file git tracks under tests/, for "make dist".
 EXTRA_DIST += \
 	tests/automake.mk \
-	tests/automake.mk \
-	tests/automake.mk \
 	tests/check-format \
 	tests/client/backup.sh \
 	tests/client/commands.sh \
@@ -254,8 +252,6 @@ EXTRA_DIST += \
 	tests/server/convert.sh \
 	tests/server/db-remotes.sh \
 	tests/server/db_remotes.py \
-	tests/server/exactness.py \
-	tests/server/exactness.py \
 	tests/server/exactness.py \
 	tests/server/exactness.sh \
 	tests/server/lib.sh \
