@@ -11,6 +11,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include "lib/util.h"
 
@@ -31,7 +32,15 @@ void *x2nrealloc(void *base, size_t *n_alloc, size_t elem_size);
 
 struct allocator_stats {
     size_t allocated;      /* Bytes handed out to the program. */
+    size_t active;         /* Bytes in pages that hold allocated objects. */
     size_t resident;       /* Bytes the allocator holds in physical memory. */
+    size_t mapped;         /* Bytes the allocator has mapped. */
+    size_t retained;       /* Address space given back to the kernel's
+                            * memory but kept for reuse (0 with glibc). */
+    size_t released;       /* Bytes returned to the kernel so far (glibc:
+                            * by this module's malloc_trim() calls only). */
+    uint64_t n_releases;   /* Calls that returned memory (madvise ranges,
+                            * decommits, trims). */
     size_t rss;            /* Process resident set size, bytes. */
     double fragmentation;  /* rss / allocated. */
 };
@@ -40,17 +49,36 @@ struct allocator_stats {
  * "tcmalloc-2.10", "glibc-2.36".  The string is static. */
 const char *allocator_name(void);
 
+/* Applies the server's built-in tuning of the linked allocator, except
+ * where the environment sets the same thing (MALLOC_CONF, TCMALLOC_*,
+ * MALLOC_ARENA_MAX and the other MALLOC_*_ variables, GLIBC_TUNABLES):
+ * the user's setting wins.  Call once, early in main().  Only programs that
+ * call it get the tuning (jemalloc's is a "malloc_conf" string linked in
+ * with this function); the others run on the allocator's defaults. */
+void allocator_init(void);
+
+/* The run-time part of allocator_init(), in allocator.c (for
+ * allocator-tune.c only). */
+void allocator_tune(void);
+
 /* Fills in '*stats' from the allocator's own statistics interface. */
 void allocator_get_stats(struct allocator_stats *stats);
+
+/* Appends the report of "memory/allocator-stats" to 'out': the allocator's
+ * name, the settings in force and where each came from, a summary of
+ * '*stats' in megabytes, then the allocator's own statistics text
+ * (malloc_stats_print(), MallocExtension_GetStats(), malloc_info()). */
+struct ds;
+void allocator_report(struct ds *out);
 
 /* Returns free memory to the operating system: jemalloc's purge, tcmalloc's
  * ReleaseFreeMemory, glibc's malloc_trim. */
 void allocator_release_free_memory(void);
 
-/* Called after a burst of big allocations was freed (a big transaction):
- * releases free memory where that lowers the next burst's peak, that is
- * with jemalloc and tcmalloc, which otherwise keep freed pages resident
- * for the same size classes while the next burst may need others. */
+/* Called after a burst of big allocations was freed (a big transaction).
+ * What it does is chosen per allocator by measurement (DESIGN.md,
+ * "Allocators"): releasing everything at once made every following burst
+ * fault its pages back in. */
 void allocator_release_after_burst(void);
 
 /* Returns the process's resident set size in bytes, or 0 if unknown. */

@@ -1,7 +1,7 @@
 # lib/: generic support; knows nothing of OVSDB.
 noinst_LIBRARIES += lib/libsupport.a
 lib_libsupport_a_SOURCES = \
-	lib/allocator.c lib/allocator.h \
+	lib/allocator.c lib/allocator.h lib/allocator-tune.c \
 	lib/ds.c lib/ds.h \
 	lib/hash.c lib/hash.h \
 	lib/hmap.c lib/hmap.h \

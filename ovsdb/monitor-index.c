@@ -7,6 +7,7 @@
 #include "lib/allocator.h"
 #include "lib/hash.h"
 #include "lib/hmap.h"
+#include "lib/timeval.h"
 #include "ovsdb/datum.h"
 #include "ovsdb/row.h"
 #include "ovsdb/schema.h"
@@ -35,11 +36,17 @@ struct index_value {
     size_t n_watchers, allocated_watchers;
 };
 
+/* An index nobody references is kept this long (msec) before it is freed,
+ * so that a reconnection storm, in which every client's shape goes away
+ * and comes back, does not rebuild it from the table and the history. */
+#define IDLE_MSEC (60 * 1000)
+
 struct monitor_index {
     struct hmap_node node;      /* In set's 'indexes'. */
     const struct ovsdb_table *table;
     const struct ovsdb_column *column;
     unsigned int n_refs;
+    long long idle_since;       /* time_msec() when 'n_refs' became 0. */
     struct hmap values;         /* Contains "struct index_value"s. */
 };
 
@@ -207,11 +214,24 @@ monitor_index_ref(struct monitor_index_set *set,
 }
 
 void
-monitor_index_unref(struct monitor_index_set *set, struct monitor_index *ix)
+monitor_index_unref(struct monitor_index_set *set OVS_UNUSED,
+                    struct monitor_index *ix)
 {
     if (ix && !--ix->n_refs) {
-        hmap_remove(&set->indexes, &ix->node);
-        index_free(ix);
+        ix->idle_since = time_msec();
+    }
+}
+
+void
+monitor_index_set_expire(struct monitor_index_set *set)
+{
+    long long now = time_msec();
+    struct monitor_index *ix, *next;
+    HMAP_FOR_EACH_SAFE (ix, next, node, &set->indexes) {
+        if (!ix->n_refs && now - ix->idle_since >= IDLE_MSEC) {
+            hmap_remove(&set->indexes, &ix->node);
+            index_free(ix);
+        }
     }
 }
 

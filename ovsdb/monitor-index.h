@@ -46,8 +46,11 @@ struct monitor_index *monitor_index_ref(struct monitor_index_set *,
                                         const struct ovsdb_table *table,
                                         const struct ovsdb_column *column,
                                         bool *created);
-/* Releases a reference; frees the index with the last one.  NULL ok. */
+/* Releases a reference.  NULL ok.  An index without references is kept
+ * up to date for a while (a client that comes back finds it), then freed
+ * by monitor_index_set_expire(), which the owner calls now and then. */
 void monitor_index_unref(struct monitor_index_set *, struct monitor_index *);
+void monitor_index_set_expire(struct monitor_index_set *);
 
 /* Keeps the rows part up to date: a committed change 'old' -> 'new' in
  * 'table' ('old' NULL for an insert, 'new' NULL for a delete). */

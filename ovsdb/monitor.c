@@ -1199,6 +1199,7 @@ hub_commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn,
     struct commit_ctx ctx = { .hub = hub };
 
     hub->commit_serial++;
+    monitor_index_set_expire(hub->indexes);
     ovsdb_txn_for_each_change(txn, index_change, &ctx);
     uuid_generate(&hub->last_txn_id);
     if (hub->history_on) {

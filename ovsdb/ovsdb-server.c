@@ -229,6 +229,16 @@ memory_show_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
 }
 
 static void
+allocator_stats_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                   const char *argv[] OVS_UNUSED, void *ctl_ OVS_UNUSED)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    allocator_report(&s);
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+static void
 add_remote_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
               const char *argv[], void *ctl_)
 {
@@ -379,6 +389,8 @@ register_commands(struct ctl_state *ctl)
 {
     unixctl_command_register("exit", "", 0, 0, exit_cb, ctl);
     unixctl_command_register("memory/show", "", 0, 0, memory_show_cb, ctl);
+    unixctl_command_register("memory/allocator-stats", "", 0, 0,
+                             allocator_stats_cb, ctl);
     unixctl_command_register("ovsdb-server/add-remote", "REMOTE", 1, 1,
                              add_remote_cb, ctl);
     unixctl_command_register("ovsdb-server/remove-remote", "REMOTE", 1, 1,
@@ -413,6 +425,7 @@ main(int argc, char *argv[])
     struct options opts = { .remotes = NULL };
 
     set_program_name(argv[0]);
+    allocator_init();
     parse_options(argc, argv, &opts);
 
     char *default_db = NULL;

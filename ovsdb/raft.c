@@ -51,7 +51,24 @@ struct raft {
     unsigned long long sync_cf_records;
 
     unsigned int n_disconnections;
+
+    /* Commands whose entries are in the local log but not committed, in
+     * log order. */
+    struct raft_command **commands;
+    size_t n_commands, allocated_commands;
 };
+
+struct raft_command {
+    int n_refs;                     /* The caller's, and raft's if listed. */
+    enum raft_command_status status;
+    uint64_t index;                 /* 0 if none assigned. */
+    struct uuid eid;
+};
+
+static void complete_commands(struct raft *, uint64_t commit_index,
+                              enum raft_command_status);
+static void set_applied(struct raft *, uint64_t index,
+                        const struct uuid *eid);
 
 static const char *
 role_to_string(enum raft_role role)
@@ -177,6 +194,8 @@ void
 raft_close(struct raft *raft)
 {
     if (raft) {
+        complete_commands(raft, 0, RAFT_CMD_SHUTDOWN);
+        free(raft->commands);
         cluster_file_close(raft->cf);
         free(raft->file_name);
         free(raft);
@@ -191,8 +210,7 @@ raft_read_db(struct raft *raft, struct ovsdb **dbp)
     struct ovsdb_error *error = cluster_file_replay(cf, cf->commit_index,
                                                     dbp, &eid);
     if (!error) {
-        raft_set_applied(raft, MAX(cf->commit_index, cf->log_start - 1),
-                         &eid);
+        set_applied(raft, MAX(cf->commit_index, cf->log_start - 1), &eid);
     }
     return error;
 }
@@ -273,16 +291,89 @@ raft_get_applied_eid(const struct raft *raft)
     return &raft->applied_eid;
 }
 
-struct ovsdb_error *
-raft_propose(struct raft *raft, const char *data, size_t size,
-             struct uuid *eid, uint64_t *indexp)
+static struct raft_command *
+command_create(enum raft_command_status status, const struct uuid *eid)
 {
-    if (raft->role != RAFT_LEADER) {
-        return ovsdb_error(OVSDB_E_NOT_LEADER, "not leader");
+    struct raft_command *cmd = xzalloc(sizeof *cmd);
+    cmd->n_refs = 1;
+    cmd->status = status;
+    cmd->eid = *eid;
+    return cmd;
+}
+
+void
+raft_command_unref(struct raft_command *cmd)
+{
+    if (cmd && --cmd->n_refs == 0) {
+        free(cmd);
     }
-    uuid_generate(eid);
-    return cluster_file_append_entry(raft->cf, raft->cf->term, data, size,
-                                     eid, NULL, 0, indexp);
+}
+
+enum raft_command_status
+raft_command_get_status(const struct raft_command *cmd)
+{
+    return cmd->status;
+}
+
+uint64_t
+raft_command_get_index(const struct raft_command *cmd)
+{
+    return cmd->index;
+}
+
+/* Ends every listed command whose entry is at or below 'commit_index'
+ * with success, or (if 'commit_index' is 0) every listed command with
+ * 'status'. */
+static void
+complete_commands(struct raft *raft, uint64_t commit_index,
+                  enum raft_command_status status)
+{
+    size_t i;
+    for (i = 0; i < raft->n_commands; i++) {
+        struct raft_command *cmd = raft->commands[i];
+        if (commit_index && cmd->index > commit_index) {
+            break;
+        }
+        cmd->status = commit_index ? RAFT_CMD_SUCCESS : status;
+        raft_command_unref(cmd);
+    }
+    memmove(raft->commands, &raft->commands[i],
+            (raft->n_commands - i) * sizeof *raft->commands);
+    raft->n_commands -= i;
+}
+
+struct raft_command *
+raft_command_execute(struct raft *raft, const char *data, size_t size,
+                     const struct uuid *prereq, const struct uuid *eid)
+{
+    struct cluster_file *cf = raft->cf;
+    if (raft->role != RAFT_LEADER) {
+        return command_create(RAFT_CMD_NOT_LEADER, eid);
+    }
+    if (prereq && !uuid_equals(prereq,
+                               cluster_file_get_eid(cf, cf->log_end - 1))) {
+        return command_create(RAFT_CMD_BAD_PREREQ, eid);
+    }
+    struct raft_command *cmd = command_create(RAFT_CMD_INCOMPLETE, eid);
+    struct ovsdb_error *error = cluster_file_append_entry(
+        cf, cf->term, data, size, eid, NULL, 0, &cmd->index);
+    if (error) {
+        char *msg = ovsdb_error_to_string_free(error);
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+        VLOG_WARN_RL(&rl, "%s: appending an entry failed: %s",
+                     raft->file_name, msg);
+        free(msg);
+        cmd->status = RAFT_CMD_IO_ERROR;
+        return cmd;
+    }
+    if (raft->n_commands >= raft->allocated_commands) {
+        raft->commands = x2nrealloc(raft->commands,
+                                    &raft->allocated_commands,
+                                    sizeof *raft->commands);
+    }
+    cmd->n_refs++;
+    raft->commands[raft->n_commands++] = cmd;
+    return cmd;
 }
 
 struct ovsdb_error *
@@ -311,18 +402,41 @@ raft_sync(struct raft *raft)
     }
     if (error) {
         cluster_file_forget(cf, raft->sync_log_end, raft->sync_cf_records);
+        complete_commands(raft, 0, RAFT_CMD_IO_ERROR);
+    } else {
+        complete_commands(raft, cf->commit_index, RAFT_CMD_SUCCESS);
     }
     mark_synced(raft);
     return error;
 }
 
-void
-raft_set_applied(struct raft *raft, uint64_t index, const struct uuid *eid)
+/* Marks everything up to 'index' as applied. */
+static void
+set_applied(struct raft *raft, uint64_t index, const struct uuid *eid)
 {
     raft->applied_index = index;
     if (eid && !uuid_is_zero(eid)) {
         raft->applied_eid = *eid;
     }
+}
+
+const char *
+raft_next_entry(struct raft *raft, size_t *size, struct uuid *eid,
+                bool *is_snapshot)
+{
+    const struct cluster_file *cf = raft->cf;
+    *is_snapshot = false;
+    while (raft->applied_index < cf->commit_index) {
+        uint64_t index = raft->applied_index + 1;
+        const struct cluster_entry *e = cluster_file_get_entry(cf, index);
+        set_applied(raft, index, &e->eid);
+        if (e->data) {
+            *size = e->data_size;
+            *eid = e->eid;
+            return e->data;
+        }
+    }
+    return NULL;
 }
 
 struct ovsdb_error *

@@ -4,18 +4,17 @@
  *     error = raft_open("nb.db", &raft);     (elects itself if alone)
  *     error = raft_read_db(raft, &db);       (snapshot + committed log)
  *     ...
- *     raft_propose(raft, data, size, &eid);  (leader only; not durable)
+ *     cmd = raft_command_execute(raft, data, size, &prereq, &eid);
  *     ...more proposals...
- *     error = raft_sync(raft, &committed);   (durable; committed says
- *                                             whether the cluster agreed)
+ *     error = raft_sync(raft);               (the leader's entries durable)
  *     loop: raft_run(raft); raft_wait(raft); poll_block();
+ *           while ((data = raft_next_entry(raft, ...))) apply it;
+ *           raft_command_get_status(cmd): committed, failed, or not yet
  *
  * The database layer above (ovsdb/storage) proposes each transaction as an
  * entry whose DATA is [null, TRANSACTION-RECORD] and learns the outcome by
- * polling: an entry is committed once raft_get_commit_index() reaches its
- * index, and lost if the term moved on while it was not committed
- * (raft_entry_is_lost()).  Proposals fail with "not leader" unless
- * raft_is_leader().
+ * polling its command; every committed entry (its own included) comes
+ * back, in log order, through raft_next_entry().
  *
  * What exists today: a cluster of one server, which elects itself when it
  * opens its file and commits an entry as soon as it is on disk, writing
@@ -32,6 +31,7 @@
 #include <stdint.h>
 #include "lib/util.h"
 #include "lib/uuid.h"
+#include "ovsdb/raft-rpc.h"
 
 struct ds;
 struct ovsdb;
@@ -75,25 +75,45 @@ uint64_t raft_get_applied_index(const struct raft *);
  * monitor_cond_since client knows as the last transaction id. */
 const struct uuid *raft_get_applied_eid(const struct raft *);
 
-/* Appends an entry with DATA 'data' ('size' bytes of JSON text, borrowed:
- * [SCHEMA or null, TRANSACTION or null]) to the log in the current term,
- * with a new eid stored in '*eid', and returns its index in '*indexp'.
- * Not on disk until raft_sync().  Fails with "not leader" unless
- * raft_is_leader(). */
-struct ovsdb_error *raft_propose(struct raft *, const char *data,
-                                 size_t size, struct uuid *eid,
-                                 uint64_t *indexp)
-    WARN_UNUSED_RESULT;
+/* Proposals.
+ *
+ * raft_command_execute() proposes an entry with DATA 'data' ('size' bytes
+ * of JSON text, borrowed: [SCHEMA or null, TRANSACTION or null]) and entry
+ * id 'eid' (the caller's choice, e.g. uuid_generate()).  With 'prereq'
+ * nonnull, the entry is added only if the leader's last entry with data
+ * has that eid (else RAFT_CMD_BAD_PREREQ): the proposer built the
+ * transaction on exactly that state.  On the leader the entry is appended
+ * to the local log at once (durable at the next raft_sync()); on a
+ * follower it goes to the leader (execute_command_request).  Poll the
+ * returned command (caller must free with raft_command_unref()): its
+ * status is RAFT_CMD_INCOMPLETE until the entry is committed
+ * (RAFT_CMD_SUCCESS) or the command failed (any other status). */
+struct raft_command;
+struct raft_command *raft_command_execute(struct raft *, const char *data,
+                                          size_t size,
+                                          const struct uuid *prereq,
+                                          const struct uuid *eid);
+enum raft_command_status raft_command_get_status(const struct raft_command *);
+/* The entry's log index, or 0 while the leader has not assigned one. */
+uint64_t raft_command_get_index(const struct raft_command *);
+void raft_command_unref(struct raft_command *);     /* NULL is fine. */
 
-/* Makes every proposal so far durable (one fsync) and, in a cluster of
- * one, commits them (and records the new commit index).  On error the
- * proposals since the last raft_sync() are cut off the log again, as if
- * never made, and the error is returned. */
+/* Makes every entry appended to the local log so far durable (one fsync)
+ * and, in a cluster of one, commits them (and records the commit index).
+ * On error the entries appended since the last raft_sync() are cut off
+ * the log again, their commands fail with RAFT_CMD_IO_ERROR, and the error
+ * is returned. */
 struct ovsdb_error *raft_sync(struct raft *) WARN_UNUSED_RESULT;
 
-/* Marks the entries up to 'index' (at most the commit index) as applied
- * to the database. */
-void raft_set_applied(struct raft *, uint64_t index, const struct uuid *eid);
+/* Committed entries, to apply.  Returns the DATA text of the next
+ * committed entry with data that has not been returned yet (borrowed,
+ * valid until the next call of a raft function), with its eid in '*eid';
+ * NULL if there is none.  If '*is_snapshot', the DATA is a whole database
+ * (a snapshot installed from the leader): replace the database with it.
+ * Entries this server proposed come back too (compare eids).  The entry
+ * counts as applied once returned (raft_get_applied_index()). */
+const char *raft_next_entry(struct raft *, size_t *size, struct uuid *eid,
+                            bool *is_snapshot);
 
 /* Replaces the log up to the applied index by a snapshot whose DATA is
  * 'data' ('size' bytes of JSON text, borrowed), atomically, as the

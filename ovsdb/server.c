@@ -108,6 +108,10 @@ commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn OVS_UNUSED,
     sdb->commit_seqno++;
 }
 
+static void serve_new_db(struct ovsdb_server_db *, struct ovsdb *);
+static void report_outcomes(struct ovsdb_server_db *);
+static void sync_cluster_status(struct ovsdb_server_db *, bool force);
+
 static struct ovsdb_server_db *
 server_db_create(struct ovsdb_server *srv, const char *name, struct ovsdb *db,
                  struct ovsdb_storage *storage)
@@ -376,7 +380,6 @@ struct ovsdb_error *
 ovsdb_server_convert_db(struct ovsdb_server_db *sdb,
                         struct ovsdb_schema *schema)
 {
-    struct ovsdb_server *srv = sdb->server;
     struct ovsdb *converted = NULL;
 
     if (!sdb->storage) {
@@ -397,22 +400,28 @@ ovsdb_server_convert_db(struct ovsdb_server_db *sdb,
         return error;
     }
 
-    /* The file now holds 'converted': end everything tied to the old
-     * database, then serve the new one. */
+    serve_new_db(sdb, converted);
+    return NULL;
+}
+
+/* 'sdb''s storage now holds 'db' (takes ownership): ends everything tied to
+ * the old database, then serves the new one. */
+static void
+serve_new_db(struct ovsdb_server_db *sdb, struct ovsdb *db)
+{
+    struct ovsdb_server *srv = sdb->server;
     for (size_t i = 0; i < srv->n_sessions; i++) {
         ovsdb_session_db_removed(srv->sessions[i].session, sdb);
     }
     ovsdb_monitor_hub_destroy(sdb->hub);
     ovsdb_remove_commit_observer(sdb->db, commit_cb, sdb);
     ovsdb_destroy(sdb->db);
-    sdb->db = converted;
-    sdb->hub = ovsdb_monitor_hub_create(converted);
-    ovsdb_add_commit_observer(converted, commit_cb, sdb);
+    sdb->db = db;
+    sdb->hub = ovsdb_monitor_hub_create(db);
+    ovsdb_add_commit_observer(db, commit_cb, sdb);
     sdb->commit_seqno++;
-    ovsdb_sysdb_set_schema(srv->sysdb->db, sdb->name,
-                           ovsdb_get_schema(converted));
+    ovsdb_sysdb_set_schema(srv->sysdb->db, sdb->name, ovsdb_get_schema(db));
     sync_cluster_status(sdb, false);
-    return NULL;
 }
 
 const char *
@@ -473,6 +482,42 @@ ovsdb_server_db_transact(struct ovsdb_server_db *sdb, json_t *params,
     return result;
 }
 
+/* Tells the sessions what the storage of 'sdb' decided (see
+ * ovsdb_storage_pop_outcome()), serves a database that replaced the old
+ * one, and brings "_Server" up to date. */
+static void
+report_outcomes(struct ovsdb_server_db *sdb)
+{
+    struct ovsdb_server *srv = sdb->server;
+    uint64_t ticket;
+    struct ovsdb_error *error;
+    while (ovsdb_storage_pop_outcome(sdb->storage, &ticket, &error)) {
+        if (error) {
+            /* The batch was undone: the database changed back under the
+             * transactions that waited on its unwritten data ("wait" ops
+             * that failed on it), so they must be tried again, as after a
+             * commit. */
+            sdb->commit_seqno++;
+        }
+        for (size_t i = 0; i < srv->n_sessions; i++) {
+            ovsdb_session_batch_done(srv->sessions[i].session, sdb, ticket,
+                                     error);
+        }
+        ovsdb_error_destroy(error);
+    }
+    struct ovsdb *new_db = ovsdb_storage_take_new_db(sdb->storage);
+    if (new_db) {
+        serve_new_db(sdb, new_db);
+    }
+    sync_cluster_status(sdb, false);
+}
+
+uint64_t
+ovsdb_server_db_get_last_ticket(const struct ovsdb_server_db *sdb)
+{
+    return sdb->storage ? ovsdb_storage_get_last_ticket(sdb->storage) : 0;
+}
+
 bool
 ovsdb_server_db_has_pending(const struct ovsdb_server_db *sdb)
 {
@@ -485,20 +530,8 @@ ovsdb_server_db_flush(struct ovsdb_server_db *sdb)
     if (!ovsdb_server_db_has_pending(sdb)) {
         return;
     }
-    struct ovsdb_error *error = ovsdb_storage_flush(sdb->storage);
-    if (error) {
-        /* The batch was undone: the database changed back under the
-         * transactions that waited on its unwritten data ("wait" ops that
-         * failed on it), so they must be tried again, as after a
-         * commit. */
-        sdb->commit_seqno++;
-    }
-    struct ovsdb_server *srv = sdb->server;
-    for (size_t i = 0; i < srv->n_sessions; i++) {
-        ovsdb_session_batch_done(srv->sessions[i].session, sdb, error);
-    }
-    ovsdb_error_destroy(error);
-    sync_cluster_status(sdb, false);
+    ovsdb_error_destroy(ovsdb_storage_flush(sdb->storage));
+    report_outcomes(sdb);
 }
 
 void
@@ -946,6 +979,7 @@ ovsdb_server_run(struct ovsdb_server *srv)
     for (size_t i = 0; i < srv->n_dbs; i++) {
         if (srv->dbs[i]->storage) {
             ovsdb_storage_run(srv->dbs[i]->storage);
+            report_outcomes(srv->dbs[i]);
         }
     }
 

@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <jansson.h>
 #include "lib/util.h"
 #include "ovsdb/execution.h"
@@ -128,6 +129,10 @@ json_t *ovsdb_server_db_transact(struct ovsdb_server_db *sdb,
                                  void *authorize_aux, long long elapsed_msec,
                                  long long *timeout_msec);
 
+/* The ticket of the newest transaction committed in memory on 'sdb'
+ * (ovsdb/storage.h): a reply that depends on it waits until
+ * ovsdb_session_batch_done() reports a ticket at least as new. */
+uint64_t ovsdb_server_db_get_last_ticket(const struct ovsdb_server_db *);
 /* True if 'sdb' has transactions committed in memory but not yet written:
  * anything read from the database now depends on them. */
 bool ovsdb_server_db_has_pending(const struct ovsdb_server_db *);

@@ -38,6 +38,21 @@ VLOG_DEFINE_THIS_MODULE(session);
  * has more is reported by poll(). */
 #define MAX_REQUESTS_PER_RUN 1
 
+/* Work per loop pass: once requests have taken this long in one pass, the
+ * costly requests (all but a few cheap methods: "echo", the inactivity
+ * probe, above all) of the sessions not served yet wait for the next
+ * pass, which starts with them (round robin across passes).  So a burst
+ * of expensive requests (a thousand condition changes, say) delays an
+ * echo by about this much, not by the whole burst, and what was answered
+ * goes out at the end of each pass.  A pass begins with the first
+ * ovsdb_session_run() after the ovsdb_session_wait() calls of the previous
+ * one. */
+#define PASS_BUDGET_MSEC 20
+static long long pass_start = LLONG_MIN;   /* time_msec(); MIN: new pass. */
+static bool pass_waited = true;
+static const struct ovsdb_session *pass_resume;  /* Start here, or NULL. */
+static bool pass_skipping;      /* Before 'pass_resume' in this pass. */
+
 static size_t backlog_pause = 4 * 1024 * 1024;
 static size_t backlog_drop = 64 * 1024 * 1024;
 
@@ -68,6 +83,7 @@ struct trigger {
  * ('sdb' NULL) any message queued behind one, already serialized. */
 struct held_msg {
     struct ovsdb_server_db *sdb;    /* NULL once final. */
+    uint64_t ticket;                /* Waits for this one, while 'sdb'. */
     json_t *id;                     /* Request id, while 'sdb'. */
     json_t *result;                 /* Result array, while 'sdb'. */
     struct ds text;                 /* Serialized message, once final. */
@@ -86,6 +102,8 @@ struct ovsdb_session {
     bool read_only;             /* From the remote's options. */
     char *role;                 /* RBAC role, or NULL. */
     bool dropped;               /* Closed by the server (backlog, ...). */
+    bool deferred;              /* Requests left for the next pass. */
+    struct jsonrpc_msg *deferred_msg;   /* Received, costly, not handled. */
     size_t allowance;           /* Extra backlog allowed for big replies. */
     struct held_msg *held;      /* Held messages, oldest first. */
     size_t n_held, allocated_held;
@@ -116,6 +134,9 @@ void
 ovsdb_session_destroy(struct ovsdb_session *s)
 {
     if (s) {
+        if (pass_resume == s) {
+            pass_resume = NULL;
+        }
         session_reset(s);
         for (size_t i = 0; i < s->n_held; i++) {
             held_msg_destroy(&s->held[i]);
@@ -203,6 +224,7 @@ hold(struct ovsdb_session *s, struct ovsdb_server_db *sdb)
     }
     struct held_msg *h = &s->held[s->n_held++];
     h->sdb = sdb;
+    h->ticket = sdb ? ovsdb_server_db_get_last_ticket(sdb) : 0;
     h->id = NULL;
     h->result = NULL;
     ds_init(&h->text);
@@ -319,15 +341,15 @@ result_has_error(const json_t *result)
 
 void
 ovsdb_session_batch_done(struct ovsdb_session *s, struct ovsdb_server_db *sdb,
-                         const struct ovsdb_error *error)
+                         uint64_t ticket, const struct ovsdb_error *error)
 {
     if (!s->n_held) {
         return;
     }
-    /* Every reply held for 'sdb' waited for this batch. */
+    /* The replies held for 'sdb' up to 'ticket' waited for this outcome. */
     for (size_t i = 0; i < s->n_held; i++) {
         struct held_msg *h = &s->held[i];
-        if (h->sdb == sdb) {
+        if (h->sdb == sdb && h->ticket <= ticket) {
             if (error && !result_has_error(h->result)) {
                 /* As for a commit that failed on its own: the operations'
                  * results, then the error. */
@@ -1034,6 +1056,26 @@ handle_msg(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
     }
 }
 
+/* True if 'msg' may cost more than a moment to handle (see
+ * PASS_BUDGET_MSEC). */
+static bool
+is_costly(const struct jsonrpc_msg *msg)
+{
+    static const char *const cheap[] = {
+        "echo", "list_dbs", "get_server_id", "set_db_change_aware",
+        "lock", "steal", "unlock", "monitor_cancel",
+    };
+    if (msg->type != JSONRPC_REQUEST) {
+        return false;
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(cheap); i++) {
+        if (!strcmp(msg->method, cheap[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Forgets everything the client set up: monitors, waiting transactions,
  * locks (as when it disconnects). */
 static void
@@ -1051,6 +1093,8 @@ session_reset(struct ovsdb_session *s)
     }
     s->db_change_aware = false;
     s->allowance = 0;
+    jsonrpc_msg_destroy(s->deferred_msg);
+    s->deferred_msg = NULL;
 }
 
 void
@@ -1071,6 +1115,21 @@ ovsdb_session_run(struct ovsdb_session *s)
 
     run_triggers(s);
 
+    if (pass_waited) {
+        pass_waited = false;
+        pass_start = time_msec();
+        pass_skipping = pass_resume != NULL;
+    }
+    if (pass_skipping && s == pass_resume) {
+        pass_skipping = false;
+    }
+    bool over = (pass_skipping
+                 || time_msec() - pass_start >= PASS_BUDGET_MSEC);
+    s->deferred = false;
+    if (!over && s == pass_resume) {
+        pass_resume = NULL;
+    }
+
     for (int i = 0; i < MAX_REQUESTS_PER_RUN; i++) {
         if (s->dropped) {
             return;
@@ -1079,8 +1138,20 @@ ovsdb_session_run(struct ovsdb_session *s)
             /* Flow control: read nothing more until the client reads. */
             return;
         }
-        struct jsonrpc_msg *msg = jsonrpc_session_recv(s->js);
+        struct jsonrpc_msg *msg = s->deferred_msg;
+        s->deferred_msg = NULL;
         if (!msg) {
+            msg = jsonrpc_session_recv(s->js);
+        }
+        if (!msg) {
+            break;
+        }
+        if (over && is_costly(msg)) {
+            s->deferred_msg = msg;
+            s->deferred = true;
+            if (!pass_skipping && !pass_resume) {
+                pass_resume = s;
+            }
             break;
         }
         handle_msg(s, msg);
@@ -1105,6 +1176,10 @@ ovsdb_session_flush(struct ovsdb_session *s)
 void
 ovsdb_session_wait(struct ovsdb_session *s)
 {
+    pass_waited = true;
+    if (s->deferred) {
+        poll_immediate_wake();
+    }
     jsonrpc_session_wait(s->js);
     if (!ovsdb_session_is_alive(s)) {
         poll_immediate_wake();

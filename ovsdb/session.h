@@ -14,6 +14,7 @@
 #define OVSDB_SESSION_H 1
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 struct jsonrpc_session;
@@ -39,12 +40,13 @@ void ovsdb_session_flush(struct ovsdb_session *);
 bool ovsdb_session_is_alive(const struct ovsdb_session *);
 const char *ovsdb_session_get_name(const struct ovsdb_session *);
 
-/* Group commit: 'sdb''s pending batch was written (if 'error' is NULL) or
+/* Group commit: every transaction on 'sdb' up to 'ticket' (see
+ * ovsdb_server_db_get_last_ticket()) was committed (if 'error' is NULL) or
  * failed and was undone (then 'error', borrowed, says why).  Sends the
- * replies held for it (adding 'error' to those of transactions that had
+ * replies held for them (adding 'error' to those of transactions that had
  * not failed on their own) and whatever waited behind them. */
 void ovsdb_session_batch_done(struct ovsdb_session *,
-                              struct ovsdb_server_db *sdb,
+                              struct ovsdb_server_db *sdb, uint64_t ticket,
                               const struct ovsdb_error *error);
 
 /* Tells the session that 'sdb' is going away: its monitors and waiting

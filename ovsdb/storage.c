@@ -18,8 +18,10 @@
 #include "lib/allocator.h"
 #include "lib/dirs.h"
 #include "lib/ds.h"
+#include "lib/json-util.h"
 #include "lib/poll-loop.h"
 #include "lib/timeval.h"
+#include "lib/uuid.h"
 #include "lib/vlog.h"
 #include "ovsdb/error.h"
 #include "ovsdb/cluster-file.h"
@@ -67,11 +69,20 @@ struct ovsdb_storage {
                                      * one entry's DATA (clustered). */
     unsigned long long batch_records;   /* Number of records in 'batch'. */
     bool batch_durable;             /* Some transaction asked for fsync. */
-    struct ovsdb_txn **txns;        /* Deferred, in commit order. */
+    struct pending_txn *txns;       /* Undecided, in commit order. */
     size_t n_txns, allocated_txns;
+    size_t n_submitted;             /* Clustered: txns[0..this) are
+                                     * proposed and synced, the rest
+                                     * since the last flush. */
+    uint64_t last_ticket;           /* Of the newest transaction. */
+    struct outcome *outcomes;       /* Decided, not yet popped. */
+    size_t n_outcomes, allocated_outcomes;
+    struct uuid state_eid;          /* Clustered: the eid of the last entry
+                                     * whose changes the database shows. */
+    struct ovsdb *new_db;           /* Clustered: a database that replaced
+                                     * 's->db' (a schema change or a
+                                     * snapshot from the leader). */
     bool rewrite_soon;              /* A failed fsync was undone. */
-    uint64_t batch_last_index;      /* Clustered: the batch's last entry, */
-    struct uuid batch_last_eid;     /* and the last with data; or zeros. */
 
     /* Statistics. */
     unsigned long long n_batches, n_batch_failures;
@@ -79,6 +90,22 @@ struct ovsdb_storage {
 
     unsigned long long n_compactions;
     struct ovsdb_error *compact_error;
+};
+
+/* A transaction committed in memory whose outcome is not known yet. */
+struct pending_txn {
+    struct ovsdb_txn *txn;
+    uint64_t ticket;
+    struct raft_command *cmd;   /* Clustered: its entry's, or NULL if it
+                                 * changed nothing persistent. */
+    struct uuid eid;            /* Clustered: its entry's eid. */
+};
+
+/* Every transaction with a ticket up to 'ticket' is decided: committed if
+ * 'error' is NULL, else undone with 'error'. */
+struct outcome {
+    uint64_t ticket;
+    struct ovsdb_error *error;
 };
 
 static long long
@@ -213,6 +240,9 @@ open__(const char *path, const char *name, struct ovsdb_storage **storagep,
     s->db = *dbp;
     s->log = log;
     s->raft = raft;
+    if (raft) {
+        s->state_eid = *raft_get_applied_eid(raft);
+    }
     s->min_msec = env_llong("OVSDB_COMPACT_MIN_MSEC", COMPACT_MIN_MSEC);
     s->min_bytes = env_llong("OVSDB_COMPACT_MIN_BYTES", COMPACT_MIN_BYTES);
     s->child_fd = -1;
@@ -256,6 +286,11 @@ ovsdb_storage_close(struct ovsdb_storage *s)
         ds_destroy(&s->pending);
         ds_destroy(&s->batch);
         free(s->txns);
+        for (size_t i = 0; i < s->n_outcomes; i++) {
+            ovsdb_error_destroy(s->outcomes[i].error);
+        }
+        free(s->outcomes);
+        ovsdb_destroy(s->new_db);
         free(s->name);
         free(s);
     }
@@ -338,11 +373,87 @@ ovsdb_storage_has_pending(const struct ovsdb_storage *s)
     return s->n_txns || s->batch.length;
 }
 
-/* Clustered: proposes the record of 'txn' (borrowed), if it changed
- * anything persistent, as a Raft entry [null, RECORD]. */
-static struct ovsdb_error *
-propose_txn(struct ovsdb_storage *s, const struct ovsdb_txn *txn)
+uint64_t
+ovsdb_storage_get_last_ticket(const struct ovsdb_storage *s)
 {
+    return s->last_ticket;
+}
+
+/* Records that every transaction up to 'ticket' is decided, with 'error'
+ * (takes ownership; NULL for success). */
+static void
+push_outcome(struct ovsdb_storage *s, uint64_t ticket,
+             struct ovsdb_error *error)
+{
+    if (!error && s->n_outcomes && !s->outcomes[s->n_outcomes - 1].error) {
+        s->outcomes[s->n_outcomes - 1].ticket = ticket;
+        return;
+    }
+    if (s->n_outcomes >= s->allocated_outcomes) {
+        s->outcomes = x2nrealloc(s->outcomes, &s->allocated_outcomes,
+                                 sizeof *s->outcomes);
+    }
+    s->outcomes[s->n_outcomes++] = (struct outcome) { ticket, error };
+}
+
+bool
+ovsdb_storage_pop_outcome(struct ovsdb_storage *s, uint64_t *ticket,
+                          struct ovsdb_error **errorp)
+{
+    if (!s->n_outcomes) {
+        return false;
+    }
+    *ticket = s->outcomes[0].ticket;
+    *errorp = s->outcomes[0].error;
+    s->n_outcomes--;
+    memmove(s->outcomes, &s->outcomes[1], s->n_outcomes * sizeof *s->outcomes);
+    return true;
+}
+
+/* Finishes the oldest 'n' undecided transactions (they are committed). */
+static void
+finish_txns(struct ovsdb_storage *s, size_t n)
+{
+    if (!n) {
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        ovsdb_txn_deferred_finish(s->txns[i].txn);
+        raft_command_unref(s->txns[i].cmd);
+    }
+    push_outcome(s, s->txns[n - 1].ticket, NULL);
+    s->n_txns -= n;
+    s->n_submitted -= MIN(s->n_submitted, n);
+    memmove(s->txns, &s->txns[n], s->n_txns * sizeof *s->txns);
+}
+
+/* Undoes every undecided transaction, newest first, and decides them with
+ * 'error' (takes ownership). */
+static void
+undo_txns(struct ovsdb_storage *s, struct ovsdb_error *error)
+{
+    if (!s->n_txns) {
+        ovsdb_error_destroy(error);
+        return;
+    }
+    for (size_t i = s->n_txns; i-- > 0;) {
+        ovsdb_txn_deferred_undo(s->txns[i].txn);
+        raft_command_unref(s->txns[i].cmd);
+    }
+    push_outcome(s, s->txns[s->n_txns - 1].ticket, error);
+    s->n_txns = s->n_submitted = 0;
+    s->n_batch_failures++;
+}
+
+/* Clustered: proposes the record of 'txn' (borrowed), if it changed
+ * anything persistent, as a Raft entry [null, RECORD] built on the state
+ * the database shows, and stores the command and eid in 'pt'. */
+static struct ovsdb_error *
+propose_txn(struct ovsdb_storage *s, const struct ovsdb_txn *txn,
+            struct pending_txn *pt)
+{
+    pt->cmd = NULL;
+    uuid_zero(&pt->eid);
     ds_clear(&s->batch);
     ds_put_cstr(&s->batch, "[null,");
     if (!ovsdb_record_put_txn(&s->batch, txn)) {
@@ -350,22 +461,120 @@ propose_txn(struct ovsdb_storage *s, const struct ovsdb_txn *txn)
         return NULL;
     }
     ds_put_char(&s->batch, ']');
-    struct ovsdb_error *error = raft_propose(s->raft, s->batch.string,
-                                             s->batch.length,
-                                             &s->batch_last_eid,
-                                             &s->batch_last_index);
+    uuid_generate(&pt->eid);
+    struct raft_command *cmd = raft_command_execute(
+        s->raft, s->batch.string, s->batch.length, &s->state_eid, &pt->eid);
     if (s->batch.allocated >= BIG_BATCH_BYTES) {
         ds_destroy(&s->batch);
         ds_init(&s->batch);
     }
     ds_clear(&s->batch);
-    return error;
+
+    enum raft_command_status status = raft_command_get_status(cmd);
+    if (status != RAFT_CMD_INCOMPLETE && status != RAFT_CMD_SUCCESS) {
+        raft_command_unref(cmd);
+        return ovsdb_error(status == RAFT_CMD_NOT_LEADER ? OVSDB_E_NOT_LEADER
+                           : OVSDB_E_IO, "%s",
+                           raft_command_status_to_string(status));
+    }
+    pt->cmd = cmd;
+    s->state_eid = pt->eid;
+    return NULL;
 }
 
-/* Clustered: makes the batch's entries durable and committed, or cuts
- * them off again. */
-static struct ovsdb_error *
-raft_batch_write(struct ovsdb_storage *s)
+/* Clustered: applies the committed entry with DATA 'data' ('size' bytes)
+ * that no undecided transaction of ours stands for. */
+static void
+apply_entry(struct ovsdb_storage *s, const char *data, size_t size,
+            const struct uuid *eid, bool is_snapshot)
+{
+    char *msg = NULL;
+    json_t *json = jsonx_from_buffer(data, size, &msg);
+    struct ovsdb_error *error = NULL;
+    if (!json) {
+        error = ovsdb_error(OVSDB_E_SYNTAX, "%s", msg);
+        free(msg);
+    } else {
+        const json_t *schema, *txn;
+        error = raft_data_split(json, &schema, &txn);
+        if (!error && (schema || is_snapshot)) {
+            /* A new database: the caller switches to it. */
+            struct ovsdb *db = NULL;
+            error = cluster_file_apply_data(&db, raft_get_name(s->raft),
+                                            json);
+            if (!error) {
+                ovsdb_destroy(s->new_db);
+                s->new_db = s->db = db;
+            }
+        } else if (!error && txn) {
+            error = ovsdb_record_replay(s->db, txn);
+        }
+        json_decref(json);
+    }
+    if (error) {
+        /* The cluster committed it: every member must apply it.  Not being
+         * able to is a bug or a corrupt entry; say so loudly. */
+        char *s_err = ovsdb_error_to_string_free(error);
+        VLOG_ERR("%s: cannot apply committed entry "UUID_FMT": %s",
+                 s->name, UUID_ARGS(eid), s_err);
+        free(s_err);
+    }
+    s->state_eid = *eid;
+}
+
+/* Clustered: decides what the Raft member's news allow: transactions whose
+ * entries were committed are finished; if a command failed, or an entry
+ * that is not ours was committed first, every undecided transaction is
+ * undone, and entries of others are applied. */
+static void
+raft_decide(struct ovsdb_storage *s)
+{
+    for (;;) {
+        /* Transactions that changed nothing persistent need no entry. */
+        size_t n = 0;
+        while (n < s->n_submitted && !s->txns[n].cmd) {
+            n++;
+        }
+        finish_txns(s, n);
+
+        if (s->n_submitted) {
+            enum raft_command_status status
+                = raft_command_get_status(s->txns[0].cmd);
+            if (status != RAFT_CMD_INCOMPLETE && status != RAFT_CMD_SUCCESS) {
+                undo_txns(s, ovsdb_error(
+                              status == RAFT_CMD_NOT_LEADER
+                              || status == RAFT_CMD_LOST_LEADERSHIP
+                              ? OVSDB_E_NOT_LEADER : OVSDB_E_IO, "%s",
+                              raft_command_status_to_string(status)));
+                s->state_eid = *raft_get_applied_eid(s->raft);
+            }
+        }
+
+        size_t size;
+        struct uuid eid;
+        bool is_snapshot;
+        const char *data = raft_next_entry(s->raft, &size, &eid,
+                                           &is_snapshot);
+        if (!data) {
+            return;
+        }
+        if (s->n_submitted && !is_snapshot
+            && uuid_equals(&eid, &s->txns[0].eid)) {
+            finish_txns(s, 1);
+        } else {
+            if (s->n_txns) {
+                undo_txns(s, ovsdb_error(OVSDB_E_NOT_LEADER,
+                                         "lost leadership"));
+            }
+            apply_entry(s, data, size, &eid, is_snapshot);
+        }
+    }
+}
+
+/* Clustered: makes the batch's entries durable, then decides what can be
+ * decided. */
+static void
+raft_flush(struct ovsdb_storage *s)
 {
     struct ovsdb_error *error = raft_sync(s->raft);
     if (error) {
@@ -374,12 +583,12 @@ raft_batch_write(struct ovsdb_storage *s)
         VLOG_ERR_RL(&rl, "%s: commit failed (%zu transaction(s) in the "
                     "batch): %s", s->name, MAX(s->n_txns, (size_t) 1), msg);
         free(msg);
-    } else if (s->batch_last_index) {
-        raft_set_applied(s->raft, s->batch_last_index, &s->batch_last_eid);
+        undo_txns(s, error);
+        s->state_eid = *raft_get_applied_eid(s->raft);
+    } else {
+        s->n_submitted = s->n_txns;
     }
-    s->batch_last_index = 0;
-    uuid_zero(&s->batch_last_eid);
-    return error;
+    raft_decide(s);
 }
 
 /* Writes the batch with one write (and one fsync if any of it is durable).
@@ -423,20 +632,24 @@ ovsdb_storage_flush(struct ovsdb_storage *s)
     if (!ovsdb_storage_has_pending(s)) {
         return NULL;
     }
-    struct ovsdb_error *error = s->raft ? raft_batch_write(s) : batch_write(s);
-    if (error) {
-        s->n_batch_failures++;
-        for (size_t i = s->n_txns; i-- > 0;) {
-            ovsdb_txn_deferred_undo(s->txns[i]);
+    size_t n_txns = s->n_txns;
+    struct ovsdb_error *error = NULL;
+    if (s->raft) {
+        uint64_t failures = s->n_batch_failures;
+        raft_flush(s);
+        if (s->n_batch_failures != failures && s->n_outcomes) {
+            error = ovsdb_error_clone(s->outcomes[s->n_outcomes - 1].error);
         }
     } else {
-        for (size_t i = 0; i < s->n_txns; i++) {
-            ovsdb_txn_deferred_finish(s->txns[i]);
+        error = batch_write(s);
+        if (error) {
+            undo_txns(s, ovsdb_error_clone(error));
+        } else {
+            finish_txns(s, s->n_txns);
         }
     }
     s->n_batches++;
-    s->max_batch = MAX(s->max_batch, s->n_txns);
-    s->n_txns = 0;
+    s->max_batch = MAX(s->max_batch, n_txns);
     if (s->batch.length >= BIG_BATCH_BYTES) {
         /* After a big transaction: do not keep a buffer that big for
          * one-row commits, and let the allocator give back what the
@@ -455,11 +668,12 @@ struct ovsdb_error *
 ovsdb_storage_commit_defer(struct ovsdb_storage *s, struct ovsdb_txn *txn,
                            bool durable)
 {
+    struct pending_txn pt = { .txn = txn, .cmd = NULL };
     struct ovsdb_error *error;
     if (s->raft) {
         /* Every clustered commit is durable: Raft counts only entries on
          * disk.  A member that is not the leader fails here. */
-        error = propose_txn(s, txn);
+        error = propose_txn(s, txn, &pt);
         if (error) {
             return error;
         }
@@ -476,7 +690,8 @@ ovsdb_storage_commit_defer(struct ovsdb_storage *s, struct ovsdb_txn *txn,
     if (s->n_txns >= s->allocated_txns) {
         s->txns = x2nrealloc(s->txns, &s->allocated_txns, sizeof *s->txns);
     }
-    s->txns[s->n_txns++] = txn;
+    pt.ticket = ++s->last_ticket;
+    s->txns[s->n_txns++] = pt;
     return NULL;
 }
 
@@ -485,14 +700,21 @@ ovsdb_storage_commit_txn(struct ovsdb_storage *s, const struct ovsdb_txn *txn,
                          bool durable)
 {
     if (s->raft) {
-        struct ovsdb_error *error = propose_txn(s, txn);
-        if (error) {
-            return error;
-        }
-        return raft_batch_write(s);
+        /* Replicated changes (active-backup) onto a clustered database are
+         * not supported: a backup's databases are standalone. */
+        return ovsdb_error(OVSDB_E_NOT_SUPP, "%s: cannot replicate into a "
+                           "clustered database", s->name);
     }
     batch_append(s, txn, durable);
     return ovsdb_storage_flush(s);
+}
+
+struct ovsdb *
+ovsdb_storage_take_new_db(struct ovsdb_storage *s)
+{
+    struct ovsdb *db = s->new_db;
+    s->new_db = NULL;
+    return db;
 }
 
 /* ---------------------------------------------------------------------
@@ -559,7 +781,8 @@ ovsdb_storage_compact_sync(struct ovsdb_storage *s)
 }
 
 /* Clustered: commits the whole of 'db', schema included, as one entry, as
- * the reference commits an online conversion. */
+ * the reference commits an online conversion.  Only in a cluster of one is
+ * the outcome known at once; otherwise the conversion is refused. */
 static struct ovsdb_error *
 raft_replace_db(struct ovsdb_storage *s, struct ovsdb *db,
                 const char *comment)
@@ -567,16 +790,28 @@ raft_replace_db(struct ovsdb_storage *s, struct ovsdb *db,
     struct ds data = DS_EMPTY_INITIALIZER;
     cluster_file_put_db_data(&data, db, comment);
     struct uuid eid;
-    uint64_t index;
-    struct ovsdb_error *error = raft_propose(s->raft, data.string,
-                                             data.length, &eid, &index);
+    uuid_generate(&eid);
+    struct raft_command *cmd = raft_command_execute(
+        s->raft, data.string, data.length, &s->state_eid, &eid);
     ds_destroy(&data);
-    if (!error) {
-        error = raft_sync(s->raft);
+    struct ovsdb_error *error = raft_sync(s->raft);
+    enum raft_command_status status = raft_command_get_status(cmd);
+    raft_command_unref(cmd);
+    if (!error && status != RAFT_CMD_SUCCESS) {
+        error = ovsdb_error(status == RAFT_CMD_NOT_LEADER
+                            ? OVSDB_E_NOT_LEADER : OVSDB_E_NOT_SUPP,
+                            "%s", raft_command_status_to_string(status));
     }
     if (!error) {
-        raft_set_applied(s->raft, index, &eid);
+        /* Our own entry comes back applied: skip it. */
+        size_t size;
+        struct uuid e;
+        bool is_snapshot;
+        while (raft_next_entry(s->raft, &size, &e, &is_snapshot)) {
+            continue;
+        }
         s->db = db;
+        s->state_eid = eid;
     }
     return error;
 }
@@ -764,6 +999,7 @@ ovsdb_storage_run(struct ovsdb_storage *s)
     }
     if (s->raft) {
         raft_run(s->raft);
+        raft_decide(s);
     }
     long long now = time_msec();
     if (log_is_broken(s)) {

@@ -84,6 +84,7 @@
 #define OVSDB_STORAGE_H 1
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <jansson.h>
 #include "lib/util.h"
 
@@ -134,8 +135,26 @@ struct ovsdb_error *ovsdb_storage_commit_defer(struct ovsdb_storage *,
 struct ovsdb_error *ovsdb_storage_flush(struct ovsdb_storage *)
     WARN_UNUSED_RESULT;
 
-/* True if ovsdb_storage_flush() has work to do. */
+/* True if some transaction committed in memory is not decided yet (in the
+ * batch, or clustered and waiting for the cluster). */
 bool ovsdb_storage_has_pending(const struct ovsdb_storage *);
+
+/* Outcomes.  Every transaction that ovsdb_storage_commit_defer() takes
+ * gets the next ticket (1, 2, ...); ovsdb_storage_get_last_ticket() is the
+ * newest one's.  Once transactions are decided (at a flush; clustered,
+ * possibly later, in ovsdb_storage_run()), ovsdb_storage_pop_outcome()
+ * returns, oldest first, that every transaction up to '*ticket' is decided,
+ * committed if '*errorp' is NULL, else undone with that error (caller must
+ * free it), or false if nothing more is decided. */
+uint64_t ovsdb_storage_get_last_ticket(const struct ovsdb_storage *);
+bool ovsdb_storage_pop_outcome(struct ovsdb_storage *, uint64_t *ticket,
+                               struct ovsdb_error **errorp);
+
+/* Clustered: when an entry of another member replaced the whole database
+ * (a conversion, or a snapshot installed from the leader), returns the new
+ * database (the caller takes ownership and must serve it instead of, and
+ * then destroy, the old one); else NULL. */
+struct ovsdb *ovsdb_storage_take_new_db(struct ovsdb_storage *);
 
 /* Writes the changes of 'txn' (after precommit; nothing if it changed
  * nothing persistent) as one record with its comment, and fsyncs if

@@ -85,6 +85,8 @@ tests_cluster_test_raft_conn_LDADD = $(TEST_LDADD)
 check-local: $(check_PROGRAMS) $(bin_PROGRAMS) $(noinst_PROGRAMS)
 	OVSDB_SRCDIR=$(abs_top_srcdir) OVSDB_BUILDDIR=$(abs_top_builddir) \
 	  $(SHELL) $(top_srcdir)/tests/run $(TESTS_PATTERN)
+clean-local:
+	rm -rf tests/logs
 
 # "make check-format": the C lines changed since $(FORMAT_BASE) (default
 # HEAD: the uncommitted changes) are formatted as .clang-format says.

@@ -245,6 +245,7 @@ EXTRA_DIST += \
 	tests/security/ssl-interop.sh \
 	tests/security/ssl-streams.sh \
 	tests/security/ssl-tool.c \
+	tests/server/allocator-stats.sh \
 	tests/server/appctl.sh \
 	tests/server/basic.sh \
 	tests/server/cli.sh \
@@ -319,10 +320,16 @@ EXTRA_DIST += \
 	tests/update-dist-list \
 	tests/workloads/README.md \
 	tests/workloads/RESULTS.md \
+	tests/workloads/allocbench.py \
+	tests/workloads/automake.mk \
+	tests/workloads/automake.mk \
 	tests/workloads/automake.mk \
 	tests/workloads/bench \
 	tests/workloads/bigdb.py \
 	tests/workloads/bigdb.sh \
+	tests/workloads/malloc-bench.c \
+	tests/workloads/malloc-bench.sh \
+	tests/workloads/ovn.sh \
 	tests/workloads/ovnbench.py \
 	tests/workloads/ovsdb-workload.c \
 	tests/workloads/smoke.sh \

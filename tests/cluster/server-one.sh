@@ -188,8 +188,9 @@ stop_server
 # 8. cluster/status: the same history on both servers gives the same
 # report once ids and times are masked.
 mask() {
-    sed -e 's/[0-9a-f]\{8\}-[0-9a-f-]\{27\}/<uuid>/g' \
-        -e 's/\b[0-9a-f]\{4\}\b/<id>/g' -e 's/[0-9]* ms ago/N ms ago/g'
+    sed -e 's/[0-9]* ms ago/N ms ago/g' \
+        -e 's/[0-9a-f]\{8\}-[0-9a-f-]\{27\}/<uuid>/g' \
+        -e 's/\b[0-9a-f]\{4\}\b/<id>/g'
 }
 for prog in ours ref; do
     rm -f db

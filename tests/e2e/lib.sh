@@ -14,7 +14,8 @@
 # Programs: OUR_SERVER, OUR_TOOL, OUR_CLIENT (the built ones; "ovsdb-server"
 #   etc. on PATH are the same), and the reference's REF_OVSDB_SERVER,
 #   REF_OVSDB_TOOL, REF_OVSDB_CLIENT, used by name and only where a test
-#   compares with it; has_reference says whether it is installed.
+#   compares with it; has_reference says whether it is installed,
+#   sanitized_build whether ours were built with --enable-sanitizers.
 #
 # Servers (each known by a NAME: NAME.sock, NAME.ctl, NAME.log, NAME.stderr,
 # NAME.pid in the current directory; all are killed at exit)
@@ -53,6 +54,13 @@ expect_eq() {
 OUR_SERVER=$OVSDB_BUILDDIR/ovsdb/ovsdb-server
 OUR_TOOL=$OVSDB_BUILDDIR/ovsdb/ovsdb-tool
 OUR_CLIENT=$OVSDB_BUILDDIR/ovsdb/ovsdb-client
+
+# sanitized_build: true if the programs under test were built with
+# --enable-sanitizers.
+sanitized_build() {
+    grep -q '^SANITIZER_FLAGS = .*-fsanitize' "$OVSDB_BUILDDIR/Makefile" \
+        2>/dev/null
+}
 
 # has_reference: true if the reference Open vSwitch programs are installed.
 has_reference() {

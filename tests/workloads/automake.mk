@@ -7,6 +7,11 @@ tests_workloads_ovsdb_workload_SOURCES = \
 	tests/workloads/wl-ovn.c
 tests_workloads_ovsdb_workload_LDADD = $(PROGRAM_LIBS)
 
+# The raw allocator micro-benchmark, on the allocator of this build.
+noinst_PROGRAMS += tests/workloads/malloc-bench
+tests_workloads_malloc_bench_SOURCES = tests/workloads/malloc-bench.c
+tests_workloads_malloc_bench_LDADD = $(PROGRAM_LIBS)
+
 # The driver's JSON-RPC client, against a scripted server.
 check_PROGRAMS += tests/unit/test-wl-rpc
 tests_unit_test_wl_rpc_SOURCES = tests/unit/test-wl-rpc.c \
@@ -14,8 +19,9 @@ tests_unit_test_wl_rpc_SOURCES = tests/unit/test-wl-rpc.c \
 tests_unit_test_wl_rpc_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/workloads/README.md tests/workloads/bench \
 	tests/workloads/smoke.sh tests/workloads/workload.ovsschema \
-	tests/workloads/bigdb.py tests/workloads/bigdb.sh \
-	tests/workloads/ovnbench.py
+	tests/workloads/bigdb.py tests/workloads/bigdb.sh tests/workloads/ovn.sh \
+	tests/workloads/ovnbench.py \
+	tests/workloads/malloc-bench.sh tests/workloads/allocbench.py
 
 # "make bench" builds the three allocator variants out of tree under
 # $(top_srcdir)/build/ and runs every workload on each; see

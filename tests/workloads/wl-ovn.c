@@ -6,7 +6,8 @@
  * are driven from the main thread with poll() (1,000 threads would cost
  * the 2-core machine more than the server under test); the writer and a
  * liveness probe (an "echo" every 20 ms on its own connection) are
- * threads.
+ * threads.  The probe's round trips in ovn-storm count only from the
+ * reconnections on (not during the writer's 1,000-row transactions).
  *
  * Every client keeps its view of the table (row -> "seq") from the
  * updates it receives and checks each one (no row outside its condition,
@@ -19,9 +20,10 @@
  *   ovn-storm: every client closes its connection at once; the writer
  *     commits 7 transactions of 1,000 rows; every client reconnects with
  *     monitor_cond_since and its last transaction id while the writer
- *     keeps committing one row every 10 ms.  Timed until every client
- *     has its reply ("catchup_seconds"); "found" counts the replies that
- *     were a catch-up rather than a full resend.
+ *     keeps committing one row every 10 ms (50 times at most).  A
+ *     catch-up must hold exactly the rows the client missed.  Timed
+ *     until every client has its reply ("catchup_seconds"); "found"
+ *     counts the replies that were a catch-up rather than a full resend.
  *   ovn-churn: every client, all at once, sends a monitor_cond_change
  *     adding another chassis's rows to its condition and, once answered,
  *     one removing them again, while the writer commits a row every
@@ -54,6 +56,9 @@
 #define FANOUT_BIG_TXNS 50      /* 1,000-row transactions at scale 1. */
 #define STORM_TXNS 7            /* Big transactions while disconnected. */
 #define PACE_MSEC 10            /* Background writer: one row per 10 ms. */
+#define STORM_PACED_TXNS 50     /* Storm: at most this many of them (so
+                                 * that the 100-transaction history still
+                                 * holds the clients' ids). */
 #define PROBE_MSEC 20           /* Liveness probe interval. */
 #define BINDING_ATOMS 9         /* Columns set per row (maps: 1 element). */
 #define SEND_TIMES 65536        /* Ring of send times, by seq. */
@@ -68,6 +73,7 @@ struct ovn_row {
     int chassis;
     long long seq;              /* Last "seq" written (0: initial). */
     long long stamp;            /* Writer: last txn that picked the row. */
+    bool missed;                /* Storm: changed while clients were away. */
 };
 
 /* A row in a client's view. */
@@ -118,6 +124,9 @@ struct ovn {
     bool measure;               /* Record update latencies. */
     long long delivered;        /* Row-updates with a "seq" received. */
     long long n_found, n_replies, order_violations;
+    bool mark_missed;           /* Writer: set 'missed' on rows it picks. */
+    atomic_bool probe_on;       /* The probe records round trips. */
+    long long resume_seq;       /* Storm: last "seq" clients had seen. */
     struct wl_latencies lat;    /* Update or reply latencies. */
     size_t closed_sent, closed_received;    /* Of closed connections. */
     char *error;
@@ -237,6 +246,7 @@ writer_txn(struct ovn *o, long long n, char **errorp)
         } while (r->stamp == seq);
         r->stamp = seq;
         r->seq = seq;
+        r->missed |= o->mark_missed;
         ds_put_format(&ops, "%s{\"op\":\"update\",\"table\":\"Binding\","
                       "\"where\":[[\"_uuid\",\"==\",[\"uuid\",\"%s\"]]],"
                       "\"row\":{\"seq\":%lld,\"up\":%s}}",
@@ -261,7 +271,8 @@ writer_txn(struct ovn *o, long long n, char **errorp)
 struct writer_thread {
     struct ovn *o;
     long long n_small, n_big;   /* Fan-out: transactions to run. */
-    bool paced;                 /* Else: one row per PACE_MSEC until stop. */
+    bool paced;                 /* Else: one row per PACE_MSEC until stop,
+                                 * at most 'n_small' times if nonzero. */
     atomic_bool stop, done;
     char *error;
     pthread_t thread;
@@ -283,7 +294,8 @@ writer_main(void *w_)
     struct ovn *o = w->o;
 
     if (w->paced) {
-        while (!atomic_load(&w->stop) && !w->error) {
+        for (long long i = 0; !atomic_load(&w->stop) && !w->error
+                              && (!w->n_small || i < w->n_small); i++) {
             if (writer_txn(o, 1, &w->error)) {
                 break;
             }
@@ -339,6 +351,8 @@ struct probe_thread {
     struct wl_rpc *rpc;
     struct wl_latencies lat;
     atomic_bool stop;
+    atomic_bool *on;            /* Record only round trips begun while
+                                 * '*on'. */
     char *error;
     pthread_t thread;
 };
@@ -349,6 +363,7 @@ probe_main(void *p_)
     struct probe_thread *p = p_;
 
     while (!atomic_load(&p->stop)) {
+        bool on = atomic_load(p->on);
         double t0 = wl_now();
         json_t *result;
         if (wl_rpc_request(p->rpc, "echo", "[]", &result)) {
@@ -356,7 +371,9 @@ probe_main(void *p_)
             break;
         }
         json_decref(result);
-        wl_latencies_add(&p->lat, wl_now() - t0);
+        if (on) {
+            wl_latencies_add(&p->lat, wl_now() - t0);
+        }
         sleep_msec(PROBE_MSEC);
     }
     return NULL;
@@ -367,6 +384,7 @@ probe_start(struct probe_thread *p, struct ovn *o)
 {
     memset(p, 0, sizeof *p);
     p->cfg = o->cfg;
+    p->on = &o->probe_on;
     atomic_init(&p->stop, false);
     int error = wl_rpc_open(o->cfg->remote, &p->rpc);
     if (error) {
@@ -601,6 +619,41 @@ view_count(const struct ovn *o, const struct ovn_client *c, int chassis)
     return n;
 }
 
+/* Checks that catch-up 'updates' for 'c' holds exactly the changes it
+ * missed: every row of its chassis that the storm's transactions changed
+ * while it was away, and no row that did not change since then (rows the
+ * writer changes during the reconnection may or may not be in it). */
+static int
+check_resume(struct ovn *o, const struct ovn_client *c,
+             const json_t *updates)
+{
+    const json_t *rows = json_object_get(updates, "Binding");
+    long long n_missed = 0;
+    const char *uuid;
+    json_t *ru;
+
+    json_object_foreach ((json_t *) rows, uuid, ru) {
+        const struct ovn_row *r = find_row(o, uuid);
+        json_t *seq = json_object_get(json_object_get(ru, "modify"), "seq");
+        if (!r || !seq || json_integer_value(seq) <= o->resume_seq) {
+            set_error(o, wl_error_printf("client %d: catch-up has row %s, "
+                                         "which it did not miss", c->idx,
+                                         uuid));
+            return -1;
+        }
+        n_missed += r->missed;
+    }
+    for (long long k = c->idx; k < o->n_rows; k += o->n_clients) {
+        n_missed -= o->rows[k].missed;
+    }
+    if (n_missed) {
+        set_error(o, wl_error_printf("client %d: catch-up lacks %lld missed "
+                                     "rows", c->idx, -n_missed));
+        return -1;
+    }
+    return 0;
+}
+
 static int
 client_reply(struct ovn *o, struct ovn_client *c, const json_t *msg)
 {
@@ -641,6 +694,9 @@ client_reply(struct ovn *o, struct ovn_client *c, const json_t *msg)
         }
         if (json_is_true(found)) {
             o->n_found++;
+            if (o->resume_seq && check_resume(o, c, updates)) {
+                return -1;
+            }
         } else {
             view_clear(c);
         }
@@ -840,8 +896,16 @@ ovn_setup(struct ovn *o, const struct wl_config *cfg)
     hmap_init(&o->rows_by_uuid);
     o->per_chassis = xcalloc(o->n_clients, sizeof *o->per_chassis);
     o->clients = xcalloc(o->n_clients, sizeof *o->clients);
+    for (int i = 0; i < o->n_clients; i++) {
+        struct ovn_client *c = &o->clients[i];
+        c->idx = i;
+        c->other = c->removed = -1;
+        hmap_init(&c->view);
+        memcpy(c->last_id, zero_uuid, sizeof zero_uuid);
+    }
     o->prng = 0x9e3779b97f4a7c15ULL;
     atomic_init(&o->expected, 0);
+    atomic_init(&o->probe_on, true);
 
     int error = wl_rpc_open(cfg->remote, &o->writer);
     if (error) {
@@ -854,10 +918,6 @@ ovn_setup(struct ovn *o, const struct wl_config *cfg)
     }
     for (int i = 0; i < o->n_clients; i++) {
         struct ovn_client *c = &o->clients[i];
-        c->idx = i;
-        c->other = c->removed = -1;
-        hmap_init(&c->view);
-        memcpy(c->last_id, zero_uuid, sizeof zero_uuid);
         if (client_connect(o, c)) {
             return -1;
         }
@@ -974,9 +1034,13 @@ storm_timed(struct ovn *o, struct wl_result *res)
 {
     struct writer_thread writer;
 
+    /* The probe measures the reconnections, not the big transactions. */
+    atomic_store(&o->probe_on, false);
     for (int i = 0; i < o->n_clients; i++) {
         client_close(o, &o->clients[i]);
     }
+    o->resume_seq = o->txn_seq;
+    o->mark_missed = true;
     for (int i = 0; i < STORM_TXNS && !o->error; i++) {
         char *error;
         if (writer_txn(o, BIG_TXN_ROWS, &error)) {
@@ -984,11 +1048,13 @@ storm_timed(struct ovn *o, struct wl_result *res)
             free(error);
         }
     }
+    o->mark_missed = false;
     if (o->error) {
         return;
     }
     double t0 = wl_now();
-    writer_start(&writer, o, true, 0, 0);
+    atomic_store(&o->probe_on, true);
+    writer_start(&writer, o, true, STORM_PACED_TXNS, 0);
     for (int i = 0; i < o->n_clients && !o->error; i++) {
         client_connect(o, &o->clients[i]);
     }

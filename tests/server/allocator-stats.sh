@@ -1,0 +1,99 @@
+# tests/server/allocator-stats.sh: "memory/allocator-stats" names the
+# allocator this build links (checked against ldd), shows the built-in
+# tuning, and contains that allocator's own report; a setting given in the
+# environment overrides the built-in one and shows as such.
+. "$OVSDB_SRCDIR/tests/server/lib.sh"
+
+server=$(command -v ovsdb-server)
+alloc_name=$(ovsdb-server --version | sed -n 's/^allocator: //p')
+[ -n "$alloc_name" ] || fail "ovsdb-server --version names no allocator"
+ldd "$server" >ldd.out || fail "ldd $server"
+case $alloc_name in
+    jemalloc-*) kind=jemalloc lib=libjemalloc ;;
+    tcmalloc-*) kind=tcmalloc lib=libtcmalloc ;;
+    glibc-*) kind=glibc lib= ;;
+    *) fail "unknown allocator $alloc_name" ;;
+esac
+for l in libjemalloc libtcmalloc; do
+    if [ "$l" = "$lib" ]; then
+        grep -q "$l" ldd.out || fail "$alloc_name build does not link $l"
+    else
+        ! grep -q "$l" ldd.out || fail "$alloc_name build links $l"
+    fi
+done
+
+# stats NAME: runs memory/allocator-stats on server NAME into NAME.stats.
+stats() {
+    ovs-appctl -t "$PWD/$1.ctl" memory/allocator-stats >"$1.stats" \
+        || fail "memory/allocator-stats on $1"
+}
+# has FILE REGEX WHAT: FILE has a line matching extended REGEX.
+has() {
+    grep -Eq -- "$2" "$1" || { cat "$1"; fail "$1: no $3 ($2)"; }
+}
+
+start_server plain ovsdb-server ovsdb-tool
+stats plain
+has plain.stats "^allocator: $alloc_name\$" "allocator name"
+for field in allocated active resident mapped retained "process RSS"; do
+    has plain.stats "^  $field +[0-9]+\.[0-9] MB\$" "summary line $field"
+done
+has plain.stats '^  fragmentation ratio +[0-9]+\.[0-9]+ ' "fragmentation"
+has plain.stats '^  returned to the kernel +[0-9]+\.[0-9] MB in [0-9]+ calls' \
+    "bytes returned to the kernel"
+case $kind in
+    jemalloc)
+        has plain.stats '^___ Begin jemalloc statistics ___$' "jemalloc report"
+        has plain.stats '^--- End jemalloc statistics ---$' "end of report"
+        has plain.stats '^  background_thread +true +built-in malloc_conf$' \
+            "built-in background_thread"
+        has plain.stats '^  narenas +1 +built-in malloc_conf$' \
+            "built-in narenas"
+        has plain.stats '^  dirty_decay_ms +10000 +jemalloc default$' \
+            "default dirty_decay_ms"
+        env_setting='MALLOC_CONF=dirty_decay_ms:4321,background_thread:false'
+        ;;
+    tcmalloc)
+        has plain.stats '^MALLOC: +[0-9]+ \( *[0-9.]+ MiB\) Bytes in use by application$' \
+            "tcmalloc report"
+        has plain.stats '^  release_rate +1 +built-in$' "built-in release rate"
+        env_setting=TCMALLOC_RELEASE_RATE=7
+        ;;
+    glibc)
+        has plain.stats '^<malloc version="1">$' "malloc_info() report"
+        has plain.stats '^</malloc>$' "end of malloc_info()"
+        has plain.stats '^  arena_max +1 +built-in mallopt$' "built-in arena_max"
+        env_setting=MALLOC_ARENA_MAX=3
+        ;;
+esac
+
+# memory/show keeps its one-line allocator form.
+ovs-appctl -t "$PWD/plain.ctl" memory/show >show.out
+has show.out "^allocator:$alloc_name allocated:[0-9]+ " "memory/show allocator line"
+[ "$(wc -l <show.out)" -le 3 ] || fail "memory/show grew: $(cat show.out)"
+
+# The environment wins over the built-in tuning.
+export "$env_setting"
+start_server tuned ovsdb-server ovsdb-tool
+stats tuned
+case $kind in
+    jemalloc)
+        has tuned.stats '^  dirty_decay_ms +4321 +environment MALLOC_CONF$' \
+            "MALLOC_CONF dirty_decay_ms"
+        has tuned.stats '^  background_thread +false +environment MALLOC_CONF$' \
+            "MALLOC_CONF background_thread"
+        has tuned.stats '^  narenas +1 +built-in malloc_conf$' \
+            "built-in narenas kept"
+        has tuned.stats 'opt\.dirty_decay_ms: 4321' \
+            "jemalloc's own report of the override"
+        ;;
+    tcmalloc)
+        has tuned.stats '^  release_rate +7 +environment TCMALLOC_RELEASE_RATE=7$' \
+            "TCMALLOC_RELEASE_RATE"
+        ;;
+    glibc)
+        has tuned.stats '^  arena_max +3 +environment MALLOC_ARENA_MAX=3$' \
+            "MALLOC_ARENA_MAX"
+        ;;
+esac
+echo "ok: $alloc_name"
