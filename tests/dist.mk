@@ -201,6 +201,7 @@ EXTRA_DIST += \
 	tests/e2e/dist-list.sh \
 	tests/e2e/layering.sh \
 	tests/e2e/lib.sh \
+	tests/e2e/messages.sh \
 	tests/e2e/options.sh \
 	tests/e2e/rundir.sh \
 	tests/e2e/unixctl-appctl.sh \
@@ -321,8 +322,6 @@ EXTRA_DIST += \
 	tests/workloads/README.md \
 	tests/workloads/RESULTS.md \
 	tests/workloads/allocbench.py \
-	tests/workloads/automake.mk \
-	tests/workloads/automake.mk \
 	tests/workloads/automake.mk \
 	tests/workloads/bench \
 	tests/workloads/bigdb.py \
