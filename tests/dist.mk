@@ -205,6 +205,7 @@ EXTRA_DIST += \
 	tests/e2e/man.sh \
 	tests/e2e/messages.sh \
 	tests/e2e/options.sh \
+	tests/e2e/ovs-ctl.sh \
 	tests/e2e/rundir.sh \
 	tests/e2e/unixctl-appctl.sh \
 	tests/e2e/version.sh \
