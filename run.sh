@@ -22,9 +22,12 @@ mode=${1:-run}
 build_pkgs="build-essential autoconf automake libtool pkg-config
     libjansson-dev libssl-dev libjemalloc-dev libgoogle-perftools-dev"
 # The tests also use the reference Open vSwitch programs and clients (to
-# compare replies and to prove interoperability), python3 and openssl.
+# compare replies and to prove interoperability), python3 and openssl, man
+# (to check our manual pages); systemd-analyze, where present, checks our
+# unit.
 test_pkgs="python3 openssl procps openvswitch-common openvswitch-switch
-    python3-openvswitch ovn-common ovn-central python3-ovsdbapp gnuplot-nox"
+    python3-openvswitch ovn-common ovn-central python3-ovsdbapp gnuplot-nox
+    man-db groff-base"
 
 install_missing() {
     missing=

@@ -149,32 +149,78 @@ is_crash_signal(int sig)
             || sig == SIGXFSZ);
 }
 
+/* Points stdin, stdout and stderr at /dev/null, once detached: nobody reads
+ * our output any more (a caller capturing it must see end of file). */
+static void
+detach_stdio(void)
+{
+    int null_fd = open("/dev/null", O_RDWR);
+    if (null_fd >= 0) {
+        dup2(null_fd, STDIN_FILENO);
+        dup2(null_fd, STDOUT_FILENO);
+        dup2(null_fd, STDERR_FILENO);
+        if (null_fd > STDERR_FILENO) {
+            close(null_fd);
+        }
+    }
+    vlog_disable_console();
+}
+
 /* --monitor: forks the daemon and returns in it; the monitor process stays
- * here, restarting the daemon after a crash, and exits as the daemon did
- * otherwise. */
+ * here.  The first daemon reports readiness to the monitor, which passes it
+ * on to whoever waits for it (the --detach parent) and only then lets go
+ * of its output; if that daemon dies before it is ready, the monitor exits
+ * as it did.  Later, the monitor restarts the daemon after a crash and
+ * exits as the daemon did otherwise. */
 static void
 monitor_daemon(void)
 {
     time_t last_start = 0;
+    bool ready = true;          /* False if the first daemon was not. */
     for (bool restart = false;; restart = true) {
         time_t now = time(NULL);
         if (restart && now - last_start < 10) {
             sleep(10 - (now - last_start));
         }
         last_start = time(NULL);
+        int fds[2] = {-1, -1};
+        if (!restart && pipe(fds)) {
+            ovs_fatal(errno, "pipe failed");
+        }
         fflush(stdout);
         fflush(stderr);
         pid_t pid = fork();
         if (pid < 0) {
             ovs_fatal(errno, "fork failed");
         } else if (!pid) {
-            if (restart && ready_fd >= 0) {
-                /* Nobody waits for a restarted daemon. */
+            if (ready_fd >= 0) {
                 close(ready_fd);
-                ready_fd = -1;
+            }
+            ready_fd = -1;
+            if (!restart) {
+                close(fds[0]);
+                set_cloexec(fds[1]);
+                ready_fd = fds[1];
             }
             fatal_signal_fork();
             return;
+        }
+
+        if (!restart) {
+            close(fds[1]);
+            char c;
+            size_t n;
+            ready = !read_fully(fds[0], &c, 1, &n);
+            close(fds[0]);
+            if (ready) {
+                if (ready_fd >= 0) {
+                    int error OVS_UNUSED = write_fully(ready_fd, "", 1, &n);
+                    close(ready_fd);
+                    ready_fd = -1;
+                    setsid();
+                    detach_stdio();
+                }
+            }
         }
 
         int status;
@@ -183,7 +229,8 @@ monitor_daemon(void)
                 ovs_fatal(errno, "waitpid failed");
             }
         }
-        if (!WIFSIGNALED(status) || !is_crash_signal(WTERMSIG(status))) {
+        if (!WIFSIGNALED(status) || !is_crash_signal(WTERMSIG(status))
+            || !ready) {
             _exit(WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILURE);
         }
         VLOG_ERR("daemon pid %ld died of signal %d (%s), restarting",
@@ -366,26 +413,25 @@ daemonize_start(void)
 void
 daemonize_complete(void)
 {
+    static bool completed;
+    if (completed) {
+        return;
+    }
+    completed = true;
+
     if (ready_fd >= 0) {
+        /* To the --detach parent, or with --monitor to the monitor. */
         size_t n;
         int error OVS_UNUSED = write_fully(ready_fd, "", 1, &n);
         close(ready_fd);
         ready_fd = -1;
-
+    }
+    if (detach) {
         setsid();
         if (chdir_ && chdir("/")) {
             VLOG_WARN("chdir(\"/\") failed: %s", ovs_strerror(errno));
         }
-        int null_fd = open("/dev/null", O_RDWR);
-        if (null_fd >= 0) {
-            dup2(null_fd, STDIN_FILENO);
-            dup2(null_fd, STDOUT_FILENO);
-            dup2(null_fd, STDERR_FILENO);
-            if (null_fd > STDERR_FILENO) {
-                close(null_fd);
-            }
-        }
-        vlog_disable_console();
+        detach_stdio();
     }
 }
 

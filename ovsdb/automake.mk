@@ -50,7 +50,9 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/raft-rpc.c ovsdb/raft-rpc.h
 ovsdb_libovsdb_a_SOURCES += ovsdb/raft-conn.c ovsdb/raft-conn.h
 
-bin_PROGRAMS += ovsdb/ovsdb-server ovsdb/ovsdb-tool ovsdb/ovsdb-client
+# The server is a daemon (sbin), the others are clients (bin).
+sbin_PROGRAMS += ovsdb/ovsdb-server
+bin_PROGRAMS += ovsdb/ovsdb-tool ovsdb/ovsdb-client
 ovsdb_ovsdb_server_SOURCES = ovsdb/ovsdb-server.c
 ovsdb_ovsdb_server_LDADD = $(PROGRAM_LIBS)
 ovsdb_ovsdb_tool_SOURCES = ovsdb/ovsdb-tool.c
@@ -58,7 +60,9 @@ ovsdb_ovsdb_tool_LDADD = $(PROGRAM_LIBS)
 ovsdb_ovsdb_client_SOURCES = ovsdb/ovsdb-client.c
 ovsdb_ovsdb_client_LDADD = $(PROGRAM_LIBS)
 
-pkgdata_DATA = ovsdb/schemas/example.ovsschema
+# The bundled schemas: ours, and Open vSwitch's, to serve to ovs-vsctl.
+pkgdata_DATA = ovsdb/schemas/example.ovsschema \
+	tests/data/schemas/vswitch.ovsschema
 EXTRA_DIST += ovsdb/schemas/example.ovsschema
 
 # (security) RBAC and remotes from the database.

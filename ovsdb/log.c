@@ -323,9 +323,12 @@ lock_name(const char *name)
                      slash + 1);
 }
 
-/* Takes an open-file-description fcntl lock: it conflicts with the
- * reference's (process-associated) fcntl locks, and also with a second open
- * in this same process. */
+/* Takes an open-file-description fcntl lock on the lockfile's first byte:
+ * it conflicts with the reference's (process-associated, whole-file) fcntl
+ * locks, and also with a second open in this same process.  A
+ * process-associated lock on the rest of the file (which cannot conflict
+ * with our own first byte) lets another process learn our pid with
+ * F_GETLK, as the reference's lock does: a refused lock names its holder. */
 static struct ovsdb_error *
 take_lock(const char *name, int *lock_fdp)
 {
@@ -340,10 +343,28 @@ take_lock(const char *name, int *lock_fdp)
         .l_type = F_WRLCK,
         .l_whence = SEEK_SET,
         .l_start = 0,
+        .l_len = 1,
+    };
+    struct flock rest = {
+        .l_type = F_WRLCK,
+        .l_whence = SEEK_SET,
+        .l_start = 1,
         .l_len = 0,
     };
+    /* Best effort, and first, so that the kernel lists it before the
+     * other: without it only the pid in other programs' messages is lost.
+     * (A second open in this process "takes" it again harmlessly; the
+     * first byte's lock below is what excludes it.) */
+    struct flock mine = rest;
+    int ignored OVS_UNUSED = fcntl(fd, F_SETLK, &mine);
     if (fcntl(fd, F_OFD_SETLK, &l) < 0) {
         error = errno == EACCES ? EAGAIN : errno;
+        if (!fcntl(fd, F_GETLK, &rest) && rest.l_type != F_UNLCK
+            && rest.l_pid > 0) {
+            close(fd);
+            return io_error(name, error, "failed to lock lockfile: it is "
+                            "already locked by pid %ld", (long) rest.l_pid);
+        }
         close(fd);
         return io_error(name, error, "failed to lock lockfile");
     }

@@ -2,11 +2,13 @@
  * socket commands and the main loop.  The work is in ovsdb/server.c. */
 #include <config.h>
 
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "lib/allocator.h"
 #include "lib/daemon.h"
 #include "lib/dirs.h"
@@ -21,6 +23,7 @@
 #include "ovsdb/relay.h"
 #include "ovsdb/remotes.h"
 #include "ovsdb/replication.h"
+#include "ovsdb/schema.h"
 #include "ovsdb/server.h"
 #include "ovsdb/version.h"
 
@@ -172,6 +175,35 @@ parse_options(int argc, char *argv[], struct options *opts)
             abort();
         }
     }
+}
+
+/* Returns the message for 'error' (takes ownership), the failure to open
+ * database 'path', with what to do for the two mistakes a new user makes:
+ * a file that does not exist yet, and a schema given for a database.
+ * Caller must free with free(). */
+static char *
+explain_db_error(const char *path, struct ovsdb_error *error)
+{
+    char *msg = ovsdb_error_to_string_free(error);
+    char *explained = NULL;
+    struct stat st;
+    struct ovsdb_schema *schema;
+    if (stat(path, &st) && errno == ENOENT) {
+        explained = xasprintf("%s; to create a database, run "
+                              "\"ovsdb-tool create %s SCHEMA\"", msg, path);
+    } else if (!(error = ovsdb_schema_from_file(path, &schema))) {
+        ovsdb_schema_destroy(schema);
+        explained = xasprintf("%s: a schema, not a database; to create a "
+                              "database from it, run \"ovsdb-tool create DB "
+                              "%s\" and serve DB", path, path);
+    } else {
+        ovsdb_error_destroy(error);
+    }
+    if (explained) {
+        free(msg);
+        return explained;
+    }
+    return msg;
 }
 
 /* Control socket commands. */
@@ -418,6 +450,9 @@ main(int argc, char *argv[])
             n_relays += !error;
         } else {
             error = ovsdb_server_add_db(ctl.srv, files[i], NULL);
+            if (error) {
+                ovs_fatal(0, "%s", explain_db_error(files[i], error));
+            }
         }
         if (error) {
             char *s = ovsdb_error_to_string_free(error);

@@ -3,9 +3,11 @@
 #include "ovsdb/schema.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "lib/allocator.h"
 #include "lib/hash.h"
 #include "lib/json-util.h"
@@ -496,7 +498,14 @@ ovsdb_schema_from_file(const char *path, struct ovsdb_schema **schemap)
     char *msg;
     json_t *json = jsonx_from_file(path, &msg);
     if (!json) {
-        struct ovsdb_error *error = ovsdb_error(OVSDB_E_IO, "%s", msg);
+        /* Only a file we cannot read is an I/O error; one we can read but
+         * not parse is the schema's fault. */
+        struct ovsdb_error *error
+            = (access(path, R_OK)
+               ? ovsdb_error(OVSDB_E_IO, "%s: open failed (%s)", path,
+                             ovs_strerror(errno))
+               : ovsdb_error(OVSDB_E_SYNTAX, "%s (the schema file is not "
+                             "valid JSON)", msg));
         free(msg);
         return error;
     }

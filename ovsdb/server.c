@@ -1019,6 +1019,21 @@ ovsdb_server_wait(struct ovsdb_server *srv)
     poll_timer_wait_until(srv->next_stats);
 }
 
+/* Puts "NAME:<bytes>B (<size in KiB, MiB or GiB>) WHAT\n" on 'out'. */
+static void
+put_size(struct ds *out, const char *name, size_t bytes, const char *what)
+{
+    static const char *units[] = {"KiB", "MiB", "GiB", "TiB"};
+    double value = bytes / 1024.0;
+    size_t i = 0;
+    while (value >= 1024 && i < ARRAY_SIZE(units) - 1) {
+        value /= 1024;
+        i++;
+    }
+    ds_put_format(out, "%s:%zuB (%.1f %s) %s\n", name, bytes, value,
+                  units[i], what);
+}
+
 void
 ovsdb_server_put_memory_report(struct ovsdb_server *srv, struct ds *out)
 {
@@ -1064,9 +1079,19 @@ ovsdb_server_put_memory_report(struct ovsdb_server *srv, struct ds *out)
     if (locks) {
         ds_put_format(out, " locks:%u", locks);
     }
-    ds_put_format(out, "\nallocator:%s allocated:%zu resident:%zu rss:%zu "
-                  "fragmentation:%.2f\n", allocator_name(),
-                  srv->stats.allocated, srv->stats.resident, srv->stats.rss,
+
+    /* Refreshed now: asked for, the figures must not be up to
+     * STATS_INTERVAL old.  One "key:value" per line, sizes in bytes with
+     * the unit written, and the ratio named for what it divides (as Redis's
+     * mem_fragmentation_ratio). */
+    allocator_get_stats(&srv->stats);
+    ds_put_format(out, "\nallocator:%s\n", allocator_name());
+    put_size(out, "allocated", srv->stats.allocated,
+             "in use by the program");
+    put_size(out, "resident", srv->stats.resident,
+             "held by the allocator in resident pages");
+    put_size(out, "rss", srv->stats.rss, "resident set of the process");
+    ds_put_format(out, "fragmentation_ratio:%.2f (rss / allocated)\n",
                   srv->stats.fragmentation);
 
     /* Flow control (ovsdb/session.h): the limits, the sessions not reading

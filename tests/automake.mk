@@ -84,7 +84,8 @@ noinst_PROGRAMS += tests/cluster/test-raft-conn
 tests_cluster_test_raft_conn_SOURCES = tests/cluster/test-raft-conn.c
 tests_cluster_test_raft_conn_LDADD = $(TEST_LDADD)
 
-check-local: $(check_PROGRAMS) $(bin_PROGRAMS) $(noinst_PROGRAMS)
+check-local: $(check_PROGRAMS) $(bin_PROGRAMS) $(sbin_PROGRAMS) \
+		$(noinst_PROGRAMS) $(dist_man1_MANS)
 	OVSDB_SRCDIR=$(abs_top_srcdir) OVSDB_BUILDDIR=$(abs_top_builddir) \
 	  $(SHELL) $(top_srcdir)/tests/run $(TESTS_PATTERN)
 clean-local:

@@ -204,9 +204,13 @@ EXTRA_DIST += \
 	tests/data/txn/wait-ops/schema \
 	tests/dist.mk \
 	tests/e2e/dist-list.sh \
+	tests/e2e/install.sh \
 	tests/e2e/layering.sh \
 	tests/e2e/lib.sh \
+	tests/e2e/man.sh \
+	tests/e2e/messages.sh \
 	tests/e2e/options.sh \
+	tests/e2e/ovs-ctl.sh \
 	tests/e2e/rundir.sh \
 	tests/e2e/unixctl-appctl.sh \
 	tests/e2e/version.sh \
