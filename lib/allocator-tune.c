@@ -3,17 +3,16 @@
  * A separate object file on purpose: a program links it only if it calls
  * allocator_init(), so the tuning reaches the server and not the tools or
  * the multi-threaded benchmark driver.  The numbers behind each value are
- * in DESIGN.md, "Allocators". */
+ * in DESIGN.md, "Allocators"; tcmalloc's and glibc's values are applied at
+ * run time by allocator_tune() in allocator.c. */
 #include <config.h>
 #include "lib/allocator.h"
 
-#if defined(USE_JEMALLOC)
-#include <jemalloc/jemalloc.h>
-
-/* jemalloc reads this string when it initializes, then MALLOC_CONF, so
- * that the user's MALLOC_CONF overrides each option it names. */
+/* jemalloc's options, by the name jemalloc looks for in the program.  It
+ * reads this string when it initializes, then MALLOC_CONF, so the user's
+ * MALLOC_CONF overrides each option it names.  The other allocators never
+ * read it. */
 const char *malloc_conf = "narenas:1,background_thread:true";
-#endif
 
 void
 allocator_init(void)

@@ -189,7 +189,15 @@ allocator_name(void)
 void
 allocator_tune(void)
 {
-    /* Everything is in malloc_conf, which jemalloc read at its start. */
+    /* The options are in malloc_conf, which jemalloc read at its start.
+     * A fork stops jemalloc's background thread in the child, so after
+     * --detach it must be started again (unless the user's MALLOC_CONF
+     * turned it off: then opt.background_thread is false). */
+    bool opt = false, on = true;
+    size_t len = sizeof opt;
+    if (!mallctl("opt.background_thread", &opt, &len, NULL, 0) && opt) {
+        mallctl("background_thread", NULL, NULL, &on, sizeof on);
+    }
     tuned = true;
 }
 
@@ -308,6 +316,12 @@ report_settings(struct ds *out)
                     ? "environment MALLOC_CONF"
                     : conf_lookup(builtin, opts[i].name, given, sizeof given)
                     ? "built-in malloc_conf" : "jemalloc default");
+    }
+    bool running = false;
+    size_t len = sizeof running;
+    if (!mallctl("background_thread", &running, &len, NULL, 0)) {
+        put_setting(out, "background_thread now", running ? "running"
+                    : "stopped", "mallctl(\"background_thread\")");
     }
     ds_put_format(out, "  built-in malloc_conf: \"%s\"%s\n",
                   malloc_conf ? malloc_conf : "",

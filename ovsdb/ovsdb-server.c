@@ -425,7 +425,6 @@ main(int argc, char *argv[])
     struct options opts = { .remotes = NULL };
 
     set_program_name(argv[0]);
-    allocator_init();
     parse_options(argc, argv, &opts);
 
     char *default_db = NULL;
@@ -438,6 +437,7 @@ main(int argc, char *argv[])
     }
 
     daemonize_start();
+    allocator_init();               /* In the process that serves. */
 
     struct ctl_state ctl = { .srv = ovsdb_server_create() };
     struct ovsdb_relay **relays = xcalloc(n_files, sizeof *relays);

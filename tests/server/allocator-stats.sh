@@ -51,6 +51,8 @@ case $kind in
             "built-in narenas"
         has plain.stats '^  dirty_decay_ms +10000 +jemalloc default$' \
             "default dirty_decay_ms"
+        has plain.stats '^  background_thread now +running ' \
+            "running background thread"
         env_setting='MALLOC_CONF=dirty_decay_ms:4321,background_thread:false'
         ;;
     tcmalloc)
@@ -86,6 +88,8 @@ case $kind in
             "built-in narenas kept"
         has tuned.stats 'opt\.dirty_decay_ms: 4321' \
             "jemalloc's own report of the override"
+        has tuned.stats '^  background_thread now +stopped ' \
+            "background thread turned off"
         ;;
     tcmalloc)
         has tuned.stats '^  release_rate +7 +environment TCMALLOC_RELEASE_RATE=7$' \
@@ -96,4 +100,19 @@ case $kind in
             "MALLOC_ARENA_MAX"
         ;;
 esac
+
+# jemalloc stops its background thread in a fork's child: a detached
+# server must have started it again.
+if [ $kind = jemalloc ]; then
+    unset MALLOC_CONF
+    create_db ovsdb-tool detached.db "$SCHEMA"
+    ovsdb-server detached.db --remote="punix:$PWD/detached.sock" \
+        --unixctl="$PWD/detached.ctl" --pidfile="$PWD/detached.pid" \
+        --detach --no-chdir --log-file="$PWD/detached.log" \
+        || fail "ovsdb-server --detach"
+    SERVER_PIDS="$SERVER_PIDS $(cat detached.pid)"
+    stats detached
+    has detached.stats '^  background_thread now +running ' \
+        "background thread after --detach"
+fi
 echo "ok: $alloc_name"
