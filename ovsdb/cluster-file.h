@@ -217,6 +217,33 @@ struct ovsdb_error *cluster_file_save_snapshot(struct cluster_file *,
                                                size_t data_size)
     WARN_UNUSED_RESULT;
 
+/* Replaces the whole log by a snapshot received from the leader, as the
+ * reference installs one: rewrites the file atomically as a header whose
+ * snapshot is entry 'index' (at or past the last entry of the log) of term
+ * 'term' with 'eid' (may be NULL), configuration 'servers' and
+ * 'election_timer' (borrowed) and DATA 'data' ('data_size' bytes of JSON
+ * text, borrowed), then the current term (or vote).  A joining file
+ * becomes a member's file of cluster 'cid' (if nonnull).  Afterward the
+ * log is empty, starting at index + 1, and 'index' is committed.  On error
+ * the file and the state are unchanged. */
+struct ovsdb_error *cluster_file_install_snapshot(struct cluster_file *,
+                                                  const struct uuid *cid,
+                                                  uint64_t index,
+                                                  uint64_t term,
+                                                  const struct uuid *eid,
+                                                  const json_t *servers,
+                                                  uint64_t election_timer,
+                                                  const char *data,
+                                                  size_t data_size)
+    WARN_UNUSED_RESULT;
+
+/* Reads the snapshot DATA from the header of the clustered file 'path'
+ * (which may be open elsewhere): stores it in '*datap' (new reference).
+ * For a leader that sends its snapshot without keeping it in memory. */
+struct ovsdb_error *cluster_file_read_snapshot_data(const char *path,
+                                                    json_t **datap)
+    WARN_UNUSED_RESULT;
+
 /* Builds the database of 'cf' after entry 'last_index' (log_start - 1 for
  * the snapshot alone) by applying the snapshot's DATA, then each entry's
  * (cluster_file_apply_data()).  The snapshot's DATA must still be in

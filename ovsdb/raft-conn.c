@@ -56,6 +56,7 @@ struct raft_conns {
     size_t n_conns, allocated_conns;
     size_t recv_next;           /* Round-robin position for recv. */
     size_t recv_burst;          /* Messages taken from 'recv_next'. */
+    unsigned int n_disconnections;  /* Sessions closed. */
 
     struct peer_queue **queues;
     size_t n_queues, allocated_queues;
@@ -206,6 +207,7 @@ remove_conn(struct raft_conns *rc, size_t i)
              ? "<-" : "->", rc->conns[i]->nickname,
              jsonrpc_session_get_name(rc->conns[i]->js));
     conn_destroy(rc->conns[i]);
+    rc->n_disconnections++;
     memmove(&rc->conns[i], &rc->conns[i + 1],
             (rc->n_conns - i - 1) * sizeof *rc->conns);
     rc->n_conns--;
@@ -568,6 +570,23 @@ raft_conns_recv(struct raft_conns *rc, union raft_rpc *rpc)
     }
     rc->recv_burst = 0;
     return false;
+}
+
+void
+raft_conns_regreet(struct raft_conns *rc)
+{
+    for (size_t i = 0; i < rc->n_conns; i++) {
+        struct conn *c = rc->conns[i];
+        if (jsonrpc_session_is_connected(c->js)) {
+            send_greeting(rc, c);
+        }
+    }
+}
+
+unsigned int
+raft_conns_get_n_disconnections(const struct raft_conns *rc)
+{
+    return rc->n_disconnections;
 }
 
 bool

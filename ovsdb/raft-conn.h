@@ -92,6 +92,13 @@ bool raft_conns_recv(struct raft_conns *, union raft_rpc *rpc);
  * if it was queued for later (or 'to' is zero or ourselves: dropped). */
 bool raft_conns_send(struct raft_conns *, const union raft_rpc *rpc);
 
+/* Sends the greeting again on every connected session, incoming ones
+ * too (a joining server repeats its add_server_request so). */
+void raft_conns_regreet(struct raft_conns *);
+
+/* Number of sessions closed so far (for cluster/status). */
+unsigned int raft_conns_get_n_disconnections(const struct raft_conns *);
+
 /* True if some connection to server 'sid' is up. */
 bool raft_conns_is_connected(const struct raft_conns *,
                              const struct uuid *sid);

@@ -12,10 +12,13 @@ EXTRA_DIST += \
 	tests/client/remotes.sh \
 	tests/cluster-util.c \
 	tests/cluster/lib.sh \
+	tests/cluster/members.sh \
 	tests/cluster/ovn-ctl.sh \
 	tests/cluster/raft-capture \
 	tests/cluster/raft-conn.sh \
+	tests/cluster/raft-lib \
 	tests/cluster/raft-trim.py \
+	tests/cluster/raft-writer.py \
 	tests/cluster/raftproxy.py \
 	tests/cluster/server-one.sh \
 	tests/cluster/test-raft-conn.c \
