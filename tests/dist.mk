@@ -13,6 +13,8 @@ EXTRA_DIST += \
 	tests/cluster-util.c \
 	tests/cluster/lib.sh \
 	tests/cluster/members.sh \
+	tests/cluster/mixed-join.sh \
+	tests/cluster/mixed-leader.sh \
 	tests/cluster/ovn-ctl.sh \
 	tests/cluster/raft-capture \
 	tests/cluster/raft-conn.sh \
