@@ -25,6 +25,9 @@ VLOG_MODULE(raft_conn);
  * looks at the next, so one busy peer cannot starve the others. */
 #define MAX_RECV_BURST 50
 
+/* The largest message accepted from a peer: in effect none. */
+#define RAFT_CONN_MAX_MSG_SIZE ((size_t) 1 << 40)
+
 struct conn {
     struct jsonrpc_session *js;
     struct uuid sid;            /* Peer's server ID, or zeros if unknown. */
@@ -192,6 +195,10 @@ add_conn(struct raft_conns *rc, struct jsonrpc_session *js,
     c->incoming = incoming;
     c->seqno = jsonrpc_session_get_seqno(js);
     jsonrpc_session_set_probe_interval(js, rc->probe_interval);
+    /* A snapshot travels in one message, as big as the database: the
+     * reference sets no limit between members, nor do we. */
+    jsonrpc_session_set_limits(js, RAFT_CONN_MAX_MSG_SIZE,
+                               JSONRPC_DEFAULT_MAX_DEPTH);
     if (rc->n_conns >= rc->allocated_conns) {
         rc->conns = x2nrealloc(rc->conns, &rc->allocated_conns,
                                sizeof *rc->conns);

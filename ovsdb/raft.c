@@ -312,11 +312,13 @@ find_peer(const struct raft *raft, const struct uuid *sid)
 }
 
 /* The short name of 'sid' for logs and cluster/status.  Borrowed, valid
- * until the next call. */
+ * until the fourth next call (so that one message may name several). */
 static const char *
 nickname(const struct raft *raft, const struct uuid *sid)
 {
-    static char buf[8];
+    static char bufs[4][8];
+    static unsigned int next;
+    char *buf = bufs[next++ % ARRAY_SIZE(bufs)];
     if (is_self(raft, sid)) {
         return raft->local_nickname;
     }
@@ -327,7 +329,7 @@ nickname(const struct raft *raft, const struct uuid *sid)
     if (s) {
         return s->nickname;
     }
-    snprintf(buf, sizeof buf, RAFT_SID_FMT, RAFT_SID_ARGS(sid));
+    snprintf(buf, sizeof bufs[0], RAFT_SID_FMT, RAFT_SID_ARGS(sid));
     return buf;
 }
 
@@ -497,8 +499,8 @@ set_term(struct raft *raft, uint64_t term, const struct uuid *vote)
     return true;
 }
 
-/* Ends every listed command at or past index 'from' that has an index
- * (their entries were cut off the log) with 'status'. */
+/* Ends with 'status' every listed command whose entry has an index at or
+ * past 'from' (those entries were cut off the log). */
 static void complete_truncated(struct raft *, uint64_t from,
                                enum raft_command_status);
 
@@ -752,8 +754,7 @@ complete_truncated(struct raft *raft, uint64_t from,
 {
     for (size_t i = 0; i < raft->n_commands;) {
         struct raft_command *cmd = raft->commands[i];
-        if (cmd->index >= from && cmd->status == RAFT_CMD_INCOMPLETE
-            && (cmd->index || raft->role == RAFT_LEADER)) {
+        if (cmd->index && cmd->index >= from) {
             complete_command(raft, i, status);
         } else {
             i++;
