@@ -125,8 +125,7 @@ cluster_ctl_register(struct ovsdb_server *srv)
     unixctl_command_register("cluster/cid", "DB", 1, 1, cid_cb, srv);
     unixctl_command_register("cluster/sid", "DB", 1, 1, sid_cb, srv);
     unixctl_command_register("cluster/leave", "DB", 1, 1, leave_cb, srv);
-    unixctl_command_register("cluster/kick", "DB SERVER", 2, 2, kick_cb,
-                             srv);
-    unixctl_command_register("cluster/change-election-timer", "DB TIME", 2,
-                             2, change_election_timer_cb, srv);
+    unixctl_command_register("cluster/kick", "DB SERVER", 2, 2, kick_cb, srv);
+    unixctl_command_register("cluster/change-election-timer", "DB TIME", 2, 2,
+                             change_election_timer_cb, srv);
 }

@@ -753,16 +753,16 @@ cluster_file_install_snapshot(struct cluster_file *cf, const struct uuid *cid,
         h.cid = *cid;
     }
     h.snap_index = index;
-    h.snap = (struct raft_entry) {
+    h.snap = (struct raft_entry){
         .term = term,
-        .eid = eid ? *eid : (struct uuid) { { 0 } },
+        .eid = eid ? *eid : (struct uuid){ { 0 } },
         .servers = (json_t *) servers,
         .election_timer = election_timer,
     };
-    struct snapshot_writer w = { .cf = cf, .h = &h, .data = data,
-                                 .data_size = data_size };
-    struct ovsdb_error *error = ovsdb_log_replace(cf->log, write_snapshot,
-                                                  &w);
+    struct snapshot_writer w = {
+        .cf = cf, .h = &h, .data = data, .data_size = data_size
+    };
+    struct ovsdb_error *error = ovsdb_log_replace(cf->log, write_snapshot, &w);
     if (error) {
         return error;
     }
@@ -793,8 +793,8 @@ cluster_file_read_snapshot_data(const char *path, json_t **datap)
 {
     *datap = NULL;
     struct ovsdb_log *log;
-    struct ovsdb_error *error = ovsdb_log_open_kind(
-        path, OVSDB_LOG_READ_ONLY, OVSDB_LOG_CLUSTERED, &log);
+    struct ovsdb_error *error = ovsdb_log_open_kind(path, OVSDB_LOG_READ_ONLY,
+                                                    OVSDB_LOG_CLUSTERED, &log);
     if (error) {
         return error;
     }
@@ -804,8 +804,10 @@ cluster_file_read_snapshot_data(const char *path, json_t **datap)
     if (error) {
         return error;
     } else if (!json) {
-        return ovsdb_error(OVSDB_E_OVSDB, "%s: clustered database file has "
-                           "no header", path);
+        return ovsdb_error(OVSDB_E_OVSDB,
+                           "%s: clustered database file has "
+                           "no header",
+                           path);
     }
     struct raft_header h;
     error = raft_header_from_json(&h, json);
@@ -816,8 +818,7 @@ cluster_file_read_snapshot_data(const char *path, json_t **datap)
     *datap = h.snap.data;
     h.snap.data = NULL;
     raft_header_destroy(&h);
-    return *datap ? NULL : ovsdb_error(OVSDB_E_OVSDB, "%s: no snapshot",
-                                       path);
+    return *datap ? NULL : ovsdb_error(OVSDB_E_OVSDB, "%s: no snapshot", path);
 }
 
 /* ---------------------------------------------------------------------

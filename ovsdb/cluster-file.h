@@ -226,15 +226,10 @@ struct ovsdb_error *cluster_file_save_snapshot(struct cluster_file *,
  * becomes a member's file of cluster 'cid' (if nonnull).  Afterward the
  * log is empty, starting at index + 1, and 'index' is committed.  On error
  * the file and the state are unchanged. */
-struct ovsdb_error *cluster_file_install_snapshot(struct cluster_file *,
-                                                  const struct uuid *cid,
-                                                  uint64_t index,
-                                                  uint64_t term,
-                                                  const struct uuid *eid,
-                                                  const json_t *servers,
-                                                  uint64_t election_timer,
-                                                  const char *data,
-                                                  size_t data_size)
+struct ovsdb_error *cluster_file_install_snapshot(
+    struct cluster_file *, const struct uuid *cid, uint64_t index,
+    uint64_t term, const struct uuid *eid, const json_t *servers,
+    uint64_t election_timer, const char *data, size_t data_size)
     WARN_UNUSED_RESULT;
 
 /* Reads the snapshot DATA from the header of the clustered file 'path'

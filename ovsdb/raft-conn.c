@@ -59,7 +59,7 @@ struct raft_conns {
     size_t n_conns, allocated_conns;
     size_t recv_next;           /* Round-robin position for recv. */
     size_t recv_burst;          /* Messages taken from 'recv_next'. */
-    unsigned int n_disconnections;  /* Sessions closed. */
+    unsigned int n_disconnections; /* Sessions closed. */
 
     struct peer_queue **queues;
     size_t n_queues, allocated_queues;

@@ -32,6 +32,7 @@
 #include "ovsdb/log.h"
 #include "ovsdb/ovsdb.h"
 #include "ovsdb/raft-conn.h"
+#include "ovsdb/raft-private.h"
 #include "ovsdb/schema.h"
 
 VLOG_DEFINE_THIS_MODULE(raft);
@@ -46,378 +47,24 @@ VLOG_DEFINE_THIS_MODULE(raft);
 /* Messages handled in one raft_run() before the loop runs again. */
 #define MAX_RECV_PER_RUN 5000
 
-enum raft_role {
-    RAFT_FOLLOWER,
-    RAFT_CANDIDATE,
-    RAFT_LEADER,
-};
 
-/* Where a server stands in a membership change (leader's view). */
-enum server_phase {
-    PHASE_STABLE,               /* A member, nothing pending. */
-    PHASE_CATCHUP,              /* Being added: receiving the log. */
-    PHASE_CAUGHT_UP,            /* Being added: has the log. */
-    PHASE_COMMITTING,           /* Added: the configuration is not
-                                 * committed yet. */
-    PHASE_REMOVE,               /* To be removed. */
-};
-
-static const char *
-phase_to_string(enum server_phase phase)
-{
-    switch (phase) {
-    case PHASE_STABLE: return "stable";
-    case PHASE_CATCHUP: return "adding: catchup";
-    case PHASE_CAUGHT_UP: return "adding: caught up";
-    case PHASE_COMMITTING: return "adding: committing";
-    case PHASE_REMOVE: return "removing";
-    }
-    return "<error>";
-}
-
-struct server {
-    struct uuid sid;
-    char *address;
-    char *nickname;
-    enum server_phase phase;
-
-    /* The leader's view. */
-    uint64_t next_index;        /* Next entry to send. */
-    uint64_t match_index;       /* Highest index known to be on it. */
-    bool replied;               /* Replied since the last election
-                                 * timeout. */
-    bool snapshot_in_flight;
-
-    struct uuid vote;           /* Its vote in this term (candidate). */
-    long long last_msg;         /* time_msec() of its last message, or 0. */
-    struct uuid requester;      /* Server that asked to add or remove it,
-                                 * or zero. */
-};
-
-struct server_set {
-    struct server **s;
-    size_t n, allocated;
-};
-
-struct raft_command {
-    int n_refs;                 /* The caller's, and raft's while listed. */
-    enum raft_command_status status;
-    uint64_t index;             /* 0 if none assigned. */
-    struct uuid eid;
-    struct uuid sid;            /* Leader: the follower that forwarded it,
-                                 * to reply to; else zero. */
-    long long timestamp;        /* For the timeout; 0 for none. */
-};
-
-struct raft {
-    char *file_name;
-    struct cluster_file *cf;
-    struct raft_conns *conns;   /* NULL once left. */
-    char *local_nickname;
-
-    enum raft_role role;
-    struct uuid leader;         /* Zero if unknown. */
-    bool joining, leaving, left, failed;
-    bool had_leader;            /* A leader was known since the last
-                                 * election started. */
-    bool ever_had_leader;
-    bool candidate_retrying;    /* No leader since the previous election. */
-    bool leadership_transfer;   /* Reason of the last election. */
-    size_t n_votes;
-
-    /* Timers (time_msec()). */
-    uint64_t election_timer;    /* In force. */
-    uint64_t election_timer_new;    /* Leader: a change not committed yet,
-                                     * or 0. */
-    long long election_base, election_timeout;
-    long long ping_timeout;     /* Heartbeats and command timeouts. */
-    long long join_timeout, leave_timeout;
-    long long election_start, election_won;     /* 0 if never. */
-
-    /* The configuration (from the newest servers entry of the log), the
-     * servers being added (leader) and the one being removed (leader). */
-    struct server_set servers;
-    struct server_set add_servers;
-    struct server *remove_server;
-    char **remotes;             /* Joining: addresses to ask. */
-    size_t n_remotes;
-
-    /* Durability (see the top of the file). */
-    bool need_sync;             /* Records written since the last fsync
-                                 * need it. */
-    uint64_t log_synced;        /* Highest index durable. */
-    uint64_t synced_term;
-    struct uuid synced_vote;
-    union raft_rpc **deferred;
-    size_t n_deferred, allocated_deferred;
-    /* Where the file stood at the last fsync, to cut off a failed batch
-     * in a cluster of one. */
-    uint64_t sync_log_end;
-    off_t sync_offset;
-    unsigned long long sync_records;
-    unsigned long long sync_cf_records;
-
-    /* Leader: entries below this were sent to every caught-up server. */
-    uint64_t flushed_end;
-
-    /* What the database above has applied. */
-    uint64_t applied_index;
-    struct uuid applied_eid;
-    bool snapshot_unread;       /* An installed snapshot not returned by
-                                 * raft_next_entry() yet. */
-    char *snap_text;            /* Its DATA (or, once returned, the text
-                                 * last returned), owned. */
-    size_t snap_size;
-
-    unsigned int n_disconnections;
-
-    struct raft_command **commands;
-    size_t n_commands, allocated_commands;
-};
-
-static void send_rpc(struct raft *, union raft_rpc *);
-static void reload_servers(struct raft *);
-static void become_follower(struct raft *);
 static void start_election(struct raft *, bool leadership_transfer);
 static void update_commit_index(struct raft *, uint64_t);
 static void consider_commit(struct raft *);
-static void run_reconfigure(struct raft *);
-static void send_append_request(struct raft *, struct server *, uint64_t n,
-                                const char *comment);
 static void fail(struct raft *, struct ovsdb_error *);
 
-static const char *
-role_to_string(enum raft_role role)
+const char *
+raft_role_to_string(enum raft_role role)
 {
     switch (role) {
-    case RAFT_FOLLOWER: return "follower";
-    case RAFT_CANDIDATE: return "candidate";
-    case RAFT_LEADER: return "leader";
+    case RAFT_FOLLOWER:
+        return "follower";
+    case RAFT_CANDIDATE:
+        return "candidate";
+    case RAFT_LEADER:
+        return "leader";
     }
     return "<error>";
-}
-
-/* The reference's short name for a server: a unix socket's base name, or
- * the first 4 hex digits of its id.  Caller must free with free(). */
-static char *
-address_to_nickname(const char *address, const struct uuid *sid)
-{
-    if (address && !strncmp(address, "unix:", 5)) {
-        const char *p = strrchr(address + 5, '/');
-        p = p ? p + 1 : address + 5;
-        size_t len = strcspn(p, ".");
-        if (len) {
-            return xasprintf("%.*s", (int) len, p);
-        }
-    }
-    return xasprintf(RAFT_SID_FMT, RAFT_SID_ARGS(sid));
-}
-
-/* ---------------------------------------------------------------------
- * Servers. */
-
-static struct server *
-server_create(const struct uuid *sid, const char *address)
-{
-    struct server *s = xzalloc(sizeof *s);
-    s->sid = *sid;
-    s->address = xstrdup(address);
-    s->nickname = address_to_nickname(address, sid);
-    return s;
-}
-
-static void
-server_destroy(struct server *s)
-{
-    if (s) {
-        free(s->address);
-        free(s->nickname);
-        free(s);
-    }
-}
-
-static struct server *
-set_find(const struct server_set *set, const struct uuid *sid)
-{
-    for (size_t i = 0; i < set->n; i++) {
-        if (uuid_equals(&set->s[i]->sid, sid)) {
-            return set->s[i];
-        }
-    }
-    return NULL;
-}
-
-static void
-set_add(struct server_set *set, struct server *s)
-{
-    if (set->n >= set->allocated) {
-        set->s = x2nrealloc(set->s, &set->allocated, sizeof *set->s);
-    }
-    set->s[set->n++] = s;
-}
-
-static void
-set_remove(struct server_set *set, const struct server *s)
-{
-    for (size_t i = 0; i < set->n; i++) {
-        if (set->s[i] == s) {
-            memmove(&set->s[i], &set->s[i + 1],
-                    (set->n - i - 1) * sizeof *set->s);
-            set->n--;
-            return;
-        }
-    }
-}
-
-static void
-set_clear(struct server_set *set)
-{
-    for (size_t i = 0; i < set->n; i++) {
-        server_destroy(set->s[i]);
-    }
-    set->n = 0;
-}
-
-/* Returns 'set' as a servers object {SID: ADDRESS}; new reference. */
-static json_t *
-set_to_json(const struct server_set *set)
-{
-    json_t *json = json_object();
-    for (size_t i = 0; i < set->n; i++) {
-        char sid[UUID_LEN + 1];
-        uuid_to_string(&set->s[i]->sid, sid);
-        json_object_set_new(json, sid, json_string(set->s[i]->address));
-    }
-    return json;
-}
-
-static const struct uuid *
-self(const struct raft *raft)
-{
-    return &raft->cf->header.sid;
-}
-
-static bool
-is_self(const struct raft *raft, const struct uuid *sid)
-{
-    return uuid_equals(sid, self(raft));
-}
-
-/* A server of the configuration other than this one. */
-static struct server *
-find_peer(const struct raft *raft, const struct uuid *sid)
-{
-    struct server *s = set_find(&raft->servers, sid);
-    return s && !is_self(raft, sid) ? s : NULL;
-}
-
-/* The short name of 'sid' for logs and cluster/status.  Borrowed, valid
- * until the fourth next call (so that one message may name several). */
-static const char *
-nickname(const struct raft *raft, const struct uuid *sid)
-{
-    static char bufs[4][8];
-    static unsigned int next;
-    char *buf = bufs[next++ % ARRAY_SIZE(bufs)];
-    if (is_self(raft, sid)) {
-        return raft->local_nickname;
-    }
-    const struct server *s = set_find(&raft->servers, sid);
-    if (!s) {
-        s = set_find(&raft->add_servers, sid);
-    }
-    if (s) {
-        return s->nickname;
-    }
-    snprintf(buf, sizeof bufs[0], RAFT_SID_FMT, RAFT_SID_ARGS(sid));
-    return buf;
-}
-
-/* The leader's view of a server, when this server is elected or the
- * server is first seen. */
-static void
-init_leader_view(struct raft *raft, struct server *s)
-{
-    s->next_index = raft->cf->log_end;
-    s->match_index = 0;
-    s->phase = PHASE_STABLE;
-    s->replied = false;
-    s->snapshot_in_flight = false;
-}
-
-/* Dials every other server of the configuration (and, joining, the
- * remote addresses); closes the sessions to servers that left it. */
-static void
-update_conns(struct raft *raft)
-{
-    if (!raft->conns) {
-        return;
-    }
-    struct uuid *keep = xmalloc((raft->servers.n + 1) * sizeof *keep);
-    size_t n = 0;
-    bool in_config = false;
-    for (size_t i = 0; i < raft->servers.n; i++) {
-        const struct server *s = raft->servers.s[i];
-        keep[n++] = s->sid;
-        if (is_self(raft, &s->sid)) {
-            in_config = true;
-        } else {
-            raft_conns_connect(raft->conns, s->address, &s->sid);
-        }
-    }
-    if (raft->joining) {
-        for (size_t i = 0; i < raft->n_remotes; i++) {
-            raft_conns_connect(raft->conns, raft->remotes[i], NULL);
-        }
-    } else if (in_config) {
-        raft_conns_retain(raft->conns, keep, n);
-    }
-    free(keep);
-}
-
-/* Makes 'raft->servers' the configuration of the newest servers entry of
- * the log (or the snapshot's), keeping what is known of each server. */
-static void
-reload_servers(struct raft *raft)
-{
-    const json_t *config = cluster_file_get_servers(raft->cf);
-    struct server_set new = { NULL, 0, 0 };
-    const char *sid_s;
-    json_t *address;
-    json_object_foreach ((json_t *) config, sid_s, address) {
-        struct uuid sid;
-        if (!uuid_from_string(&sid, sid_s) || !json_is_string(address)) {
-            continue;
-        }
-        struct server *s = set_find(&raft->servers, &sid);
-        if (s) {
-            set_remove(&raft->servers, s);
-        } else if ((s = set_find(&raft->add_servers, &sid)) != NULL) {
-            set_remove(&raft->add_servers, s);
-        } else {
-            s = server_create(&sid, json_string_value(address));
-            if (raft->role == RAFT_LEADER) {
-                init_leader_view(raft, s);
-            }
-        }
-        if (strcmp(s->address, json_string_value(address))) {
-            free(s->address);
-            s->address = xstrdup(json_string_value(address));
-        }
-        set_add(&new, s);
-    }
-    set_clear(&raft->servers);
-    free(raft->servers.s);
-    raft->servers = new;
-    update_conns(raft);
-}
-
-/* True if this server is the only member of its configuration. */
-static bool
-is_alone(const struct raft *raft)
-{
-    return (raft->servers.n == 1 && is_self(raft, &raft->servers.s[0]->sid)
-            && !raft->add_servers.n);
 }
 
 /* ---------------------------------------------------------------------
@@ -431,8 +78,8 @@ random_msec(unsigned int range)
     return u.parts[0] % range;
 }
 
-static void
-reset_election_timer(struct raft *raft)
+void
+raft_reset_election_timer(struct raft *raft)
 {
     raft->election_base = time_msec();
     raft->election_timeout = (raft->election_base + raft->election_timer
@@ -475,8 +122,8 @@ mark_synced(struct raft *raft)
 }
 
 /* Logs a write error of a record that does not need to be durable. */
-static void
-ignore_error(struct raft *raft, struct ovsdb_error *error)
+void
+raft_ignore_error(struct raft *raft, struct ovsdb_error *error)
 {
     if (error) {
         char *s = ovsdb_error_to_string_free(error);
@@ -489,8 +136,7 @@ ignore_error(struct raft *raft, struct ovsdb_error *error)
 static bool
 set_term(struct raft *raft, uint64_t term, const struct uuid *vote)
 {
-    struct ovsdb_error *error = cluster_file_write_term(raft->cf, term,
-                                                        vote);
+    struct ovsdb_error *error = cluster_file_write_term(raft->cf, term, vote);
     if (error) {
         fail(raft, error);
         return false;
@@ -507,14 +153,14 @@ static void complete_truncated(struct raft *, uint64_t from,
 /* Writes an entry at 'index' (at most log_end), truncating the log there
  * first, and follows a change of configuration. */
 static struct ovsdb_error *
-write_entry(struct raft *raft, uint64_t term, uint64_t index,
-            const char *data, size_t size, const struct uuid *eid,
-            const json_t *servers, uint64_t election_timer)
+write_entry(struct raft *raft, uint64_t term, uint64_t index, const char *data,
+            size_t size, const struct uuid *eid, const json_t *servers,
+            uint64_t election_timer)
 {
     struct cluster_file *cf = raft->cf;
     bool servers_changed = servers != NULL;
     if (index < cf->log_end) {
-        VLOG_INFO("%s truncating %"PRIu64" entries from end of log",
+        VLOG_INFO("%s truncating %" PRIu64 " entries from end of log",
                   raft->local_nickname, cf->log_end - index);
         for (uint64_t i = index; i < cf->log_end; i++) {
             if (cluster_file_get_entry(cf, i)->servers) {
@@ -524,13 +170,14 @@ write_entry(struct raft *raft, uint64_t term, uint64_t index,
         complete_truncated(raft, index, RAFT_CMD_LOST_LEADERSHIP);
         raft->log_synced = MIN(raft->log_synced, index - 1);
     }
-    struct ovsdb_error *error = cluster_file_write_entry(
-        cf, term, index, data, size, eid, servers, election_timer);
+    struct ovsdb_error *error = cluster_file_write_entry(cf, term, index, data,
+                                                         size, eid, servers,
+                                                         election_timer);
     if (!error) {
         raft->need_sync = true;
     }
     if (servers_changed) {
-        reload_servers(raft);
+        raft_reload_servers(raft);
     }
     return error;
 }
@@ -542,7 +189,8 @@ fail(struct raft *raft, struct ovsdb_error *error)
 {
     char *s = ovsdb_error_to_string_free(error);
     VLOG_ERR("%s: %s; this server stops taking part in its cluster until "
-             "it is restarted", raft->file_name, s);
+             "it is restarted",
+             raft->file_name, s);
     free(s);
     if (!raft->failed) {
         raft->failed = true;
@@ -580,10 +228,10 @@ is_deferred_to(const struct raft *raft, const struct uuid *to)
 }
 
 /* Sends 'rpc' (borrowed) now, or once what it promises is durable. */
-static void
-send_rpc(struct raft *raft, union raft_rpc *rpc)
+void
+raft_send_rpc(struct raft *raft, union raft_rpc *rpc)
 {
-    if (!raft->conns || is_self(raft, &rpc->common.to)) {
+    if (!raft->conns || raft_is_self(raft, &rpc->common.to)) {
         return;
     }
     if (needs_sync(raft, rpc) || is_deferred_to(raft, &rpc->common.to)) {
@@ -638,7 +286,7 @@ after_sync(struct raft *raft)
 {
     mark_synced(raft);
     if (raft->role == RAFT_LEADER) {
-        struct server *me = set_find(&raft->servers, self(raft));
+        struct server *me = raft_set_find(&raft->servers, raft_self(raft));
         if (me) {
             update_match_index(raft, me, raft->log_synced);
         }
@@ -714,13 +362,15 @@ send_execute_command_reply(struct raft *raft, const struct uuid *to,
                            enum raft_command_status status,
                            uint64_t commit_index)
 {
-    union raft_rpc rpc = { .execute_command_reply = {
-            .common = { .type = RAFT_RPC_EXECUTE_COMMAND_REPLY, .to = *to },
-            .result = *eid,
-            .status = status,
-            .commit_index = commit_index,
-        } };
-    send_rpc(raft, &rpc);
+    union raft_rpc
+        rpc = { .execute_command_reply = {
+                    .common = { .type = RAFT_RPC_EXECUTE_COMMAND_REPLY,
+                                .to = *to },
+                    .result = *eid,
+                    .status = status,
+                    .commit_index = commit_index,
+                } };
+    raft_send_rpc(raft, &rpc);
 }
 
 /* Ends listed command number 'i' with 'status'. */
@@ -731,7 +381,7 @@ complete_command(struct raft *raft, size_t i, enum raft_command_status status)
     if (!uuid_is_zero(&cmd->sid)) {
         send_execute_command_reply(raft, &cmd->sid, &cmd->eid, status,
                                    status == RAFT_CMD_SUCCESS ? cmd->index
-                                   : 0);
+                                                              : 0);
     }
     cmd->status = status;
     memmove(&raft->commands[i], &raft->commands[i + 1],
@@ -776,18 +426,17 @@ find_command(const struct raft *raft, const struct uuid *eid)
 /* Leader: appends an entry of the current term to the local log (sent to
  * the others by flush_appends(), durable at the next fsync).  Returns a
  * listed command for an entry with data, else NULL. */
-static struct raft_command *
-initiate(struct raft *raft, const char *data, size_t size,
-         const struct uuid *eid, const json_t *servers,
-         uint64_t election_timer, enum raft_command_status *statusp)
+struct raft_command *
+raft_initiate(struct raft *raft, const char *data, size_t size,
+              const struct uuid *eid, const json_t *servers,
+              uint64_t election_timer, enum raft_command_status *statusp)
 {
     struct cluster_file *cf = raft->cf;
     uint64_t index = cf->log_end;
-    struct ovsdb_error *error = write_entry(raft, cf->term, index, data,
-                                            size, eid, servers,
-                                            election_timer);
+    struct ovsdb_error *error = write_entry(raft, cf->term, index, data, size,
+                                            eid, servers, election_timer);
     if (error) {
-        if (is_alone(raft)) {
+        if (raft_is_alone(raft)) {
             char *s = ovsdb_error_to_string_free(error);
             static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
             VLOG_WARN_RL(&rl, "%s: appending an entry failed: %s",
@@ -807,7 +456,7 @@ initiate(struct raft *raft, const char *data, size_t size,
     cmd->index = index;
     cmd->timestamp = time_msec();
     list_command(raft, cmd);
-    raft_command_unref(cmd);        /* Only the list's reference is left. */
+    raft_command_unref(cmd); /* Only the list's reference is left. */
     return cmd;
 }
 
@@ -839,14 +488,15 @@ raft_command_execute(struct raft *raft, const char *data, size_t size,
             free(msg);
             return command_create(RAFT_CMD_IO_ERROR, eid);
         }
-        union raft_rpc rpc = { .execute_command_request = {
-                .common = { .type = RAFT_RPC_EXECUTE_COMMAND_REQUEST,
-                            .to = raft->leader },
-                .data = json,
-                .prereq = *prereq,
-                .result = *eid,
-            } };
-        send_rpc(raft, &rpc);
+        union raft_rpc
+            rpc = { .execute_command_request = {
+                        .common = { .type = RAFT_RPC_EXECUTE_COMMAND_REQUEST,
+                                    .to = raft->leader },
+                        .data = json,
+                        .prereq = *prereq,
+                        .result = *eid,
+                    } };
+        raft_send_rpc(raft, &rpc);
         json_decref(json);
         struct raft_command *cmd = command_create(RAFT_CMD_INCOMPLETE, eid);
         cmd->timestamp = time_msec();
@@ -857,12 +507,12 @@ raft_command_execute(struct raft *raft, const char *data, size_t size,
         return command_create(RAFT_CMD_BAD_PREREQ, eid);
     }
     enum raft_command_status status;
-    struct raft_command *cmd = initiate(raft, data, size, eid, NULL, 0,
-                                        &status);
+    struct raft_command *cmd = raft_initiate(raft, data, size, eid, NULL, 0,
+                                             &status);
     if (!cmd) {
         return command_create(status, eid);
     }
-    cmd->n_refs++;                  /* The caller's. */
+    cmd->n_refs++; /* The caller's. */
     return cmd;
 }
 
@@ -881,7 +531,7 @@ rpc_entry_from_log(const struct raft *raft, uint64_t index,
         char *msg = NULL;
         e->data = jsonx_from_buffer(ce->data, ce->data_size, &msg);
         if (!e->data) {
-            VLOG_ERR("%s: entry %"PRIu64" is not JSON: %s", raft->file_name,
+            VLOG_ERR("%s: entry %" PRIu64 " is not JSON: %s", raft->file_name,
                      index, msg);
             free(msg);
             e->data = json_null();
@@ -915,18 +565,20 @@ send_append_request__(struct raft *raft, struct server *s, uint64_t n,
     }
     n = i;
     union raft_rpc rpc = { .append_request = {
-            .common = { .type = RAFT_RPC_APPEND_REQUEST, .to = s->sid,
-                        .comment = (char *) comment },
-            .term = cf->term,
-            .prev_log_index = prev,
-            .prev_log_term = (prev >= cf->log_start && prev < cf->log_end
-                              ? cluster_file_get_term(cf, prev)
-                              : cf->header.snap.term),
-            .leader_commit = cf->commit_index,
-            .entries = entries,
-            .n_entries = n,
-        } };
-    send_rpc(raft, &rpc);
+                               .common = { .type = RAFT_RPC_APPEND_REQUEST,
+                                           .to = s->sid,
+                                           .comment = (char *) comment },
+                               .term = cf->term,
+                               .prev_log_index = prev,
+                               .prev_log_term =
+                                   (prev >= cf->log_start && prev < cf->log_end
+                                        ? cluster_file_get_term(cf, prev)
+                                        : cf->header.snap.term),
+                               .leader_commit = cf->commit_index,
+                               .entries = entries,
+                               .n_entries = n,
+                           } };
+    raft_send_rpc(raft, &rpc);
     for (i = 0; i < n; i++) {
         json_decref(entries[i].data);
         json_decref(entries[i].servers);
@@ -935,9 +587,9 @@ send_append_request__(struct raft *raft, struct server *s, uint64_t n,
     return n;
 }
 
-static void
-send_append_request(struct raft *raft, struct server *s, uint64_t n,
-                    const char *comment)
+void
+raft_send_append_request(struct raft *raft, struct server *s, uint64_t n,
+                         const char *comment)
 {
     send_append_request__(raft, s, n, comment);
 }
@@ -953,9 +605,11 @@ flush_appends(struct raft *raft)
     }
     for (size_t i = 0; i < raft->servers.n; i++) {
         struct server *s = raft->servers.s[i];
-        if (!is_self(raft, &s->sid) && s->next_index == raft->flushed_end) {
-            s->next_index += send_append_request__(
-                raft, s, log_end - s->next_index, "execute command");
+        if (!raft_is_self(raft, &s->sid)
+            && s->next_index == raft->flushed_end) {
+            s->next_index += send_append_request__(raft, s,
+                                                   log_end - s->next_index,
+                                                   "execute command");
         }
     }
     raft->flushed_end = log_end;
@@ -967,8 +621,8 @@ send_heartbeats(struct raft *raft)
 {
     for (size_t i = 0; i < raft->servers.n; i++) {
         struct server *s = raft->servers.s[i];
-        if (!is_self(raft, &s->sid)) {
-            send_append_request(raft, s, 0, "heartbeat");
+        if (!raft_is_self(raft, &s->sid)) {
+            raft_send_append_request(raft, s, 0, "heartbeat");
         }
     }
     /* Tell the followers waiting for a forwarded command that it is still
@@ -990,35 +644,39 @@ send_install_snapshot_request(struct raft *raft, struct server *s,
     const struct cluster_file *cf = raft->cf;
     if (s->snapshot_in_flight) {
         static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
-        VLOG_INFO_RL(&rl, "not sending snapshot to server %s, already in "
-                     "progress", s->nickname);
+        VLOG_INFO_RL(&rl,
+                     "not sending snapshot to server %s, already in "
+                     "progress",
+                     s->nickname);
         return;
     }
     json_t *data = NULL;
     if (cf->header.snap.data) {
         data = json_incref(cf->header.snap.data);
     } else {
-        struct ovsdb_error *error = cluster_file_read_snapshot_data(
-            raft->file_name, &data);
+        struct ovsdb_error
+            *error = cluster_file_read_snapshot_data(raft->file_name, &data);
         if (error) {
-            ignore_error(raft, error);
+            raft_ignore_error(raft, error);
             return;
         }
     }
-    VLOG_INFO("sending snapshot to server %s, %"PRIu64":%"PRIu64".",
+    VLOG_INFO("sending snapshot to server %s, %" PRIu64 ":%" PRIu64 ".",
               s->nickname, cf->term, cf->log_start - 1);
-    union raft_rpc rpc = { .install_snapshot_request = {
-            .common = { .type = RAFT_RPC_INSTALL_SNAPSHOT_REQUEST,
-                        .to = s->sid, .comment = (char *) comment },
-            .term = cf->term,
-            .last_index = cf->log_start - 1,
-            .last_term = cf->header.snap.term,
-            .last_eid = cf->header.snap.eid,
-            .last_servers = cf->header.snap.servers,
-            .election_timer = raft->election_timer,
-            .data = data,
-        } };
-    send_rpc(raft, &rpc);
+    union raft_rpc
+        rpc = { .install_snapshot_request = {
+                    .common = { .type = RAFT_RPC_INSTALL_SNAPSHOT_REQUEST,
+                                .to = s->sid,
+                                .comment = (char *) comment },
+                    .term = cf->term,
+                    .last_index = cf->log_start - 1,
+                    .last_term = cf->header.snap.term,
+                    .last_eid = cf->header.snap.eid,
+                    .last_servers = cf->header.snap.servers,
+                    .election_timer = raft->election_timer,
+                    .data = data,
+                } };
+    raft_send_rpc(raft, &rpc);
     s->snapshot_in_flight = true;
     json_decref(data);
 }
@@ -1034,37 +692,29 @@ set_leader(struct raft *raft, const struct uuid *sid)
     raft->candidate_retrying = false;
 }
 
-static void send_add_server_reply(struct raft *, const struct uuid *sid,
-                                  const char *address, bool success,
-                                  const char *comment);
-static void send_remove_server_reply(struct raft *, const struct uuid *target,
-                                     const struct uuid *requester,
-                                     struct ds *unixctl, bool success,
-                                     const char *comment);
-
-static void
-become_follower(struct raft *raft)
+void
+raft_become_follower(struct raft *raft)
 {
     uuid_zero(&raft->leader);
     if (raft->role == RAFT_FOLLOWER) {
         return;
     }
     raft->role = RAFT_FOLLOWER;
-    reset_election_timer(raft);
+    raft_reset_election_timer(raft);
 
     /* Commands stay: their entries may still commit under the next
      * leader, and the timeout ends them otherwise. */
     for (size_t i = 0; i < raft->add_servers.n; i++) {
         const struct server *s = raft->add_servers.s[i];
-        send_add_server_reply(raft, &s->sid, s->address, false,
-                              RAFT_SERVER_LOST_LEADERSHIP);
+        raft_send_add_server_reply(raft, &s->sid, s->address, false,
+                                   RAFT_SERVER_LOST_LEADERSHIP);
     }
-    set_clear(&raft->add_servers);
+    raft_set_clear(&raft->add_servers);
     if (raft->remove_server) {
-        send_remove_server_reply(raft, &raft->remove_server->sid,
-                                 &raft->remove_server->requester, NULL,
-                                 false, RAFT_SERVER_LOST_LEADERSHIP);
-        server_destroy(raft->remove_server);
+        raft_send_remove_server_reply(raft, &raft->remove_server->sid,
+                                      &raft->remove_server->requester, NULL,
+                                      false, RAFT_SERVER_LOST_LEADERSHIP);
+        raft_server_destroy(raft->remove_server);
         raft->remove_server = NULL;
     }
 }
@@ -1073,28 +723,29 @@ static void
 become_leader(struct raft *raft)
 {
     struct cluster_file *cf = raft->cf;
-    VLOG_INFO("term %"PRIu64": elected leader by %zu+ of %zu servers",
+    VLOG_INFO("term %" PRIu64 ": elected leader by %zu+ of %zu servers",
               cf->term, raft->n_votes, raft->servers.n);
     raft->role = RAFT_LEADER;
     raft->election_won = time_msec();
-    set_leader(raft, self(raft));
-    reset_election_timer(raft);
+    set_leader(raft, raft_self(raft));
+    raft_reset_election_timer(raft);
     reset_ping_timer(raft);
     for (size_t i = 0; i < raft->servers.n; i++) {
-        init_leader_view(raft, raft->servers.s[i]);
+        raft_init_leader_view(raft, raft->servers.s[i]);
     }
     raft->election_timer_new = 0;
     raft->flushed_end = cf->log_end;
-    struct server *me = set_find(&raft->servers, self(raft));
+    struct server *me = raft_set_find(&raft->servers, raft_self(raft));
     if (me) {
         me->match_index = raft->log_synced;
     }
-    ignore_error(raft, cluster_file_write_leader(cf, cf->term, self(raft)));
+    raft_ignore_error(raft, cluster_file_write_leader(cf, cf->term,
+                                                      raft_self(raft)));
 
     /* A no-op entry of the new term: committing it commits everything
      * before it. */
     enum raft_command_status status;
-    initiate(raft, NULL, 0, NULL, NULL, 0, &status);
+    raft_initiate(raft, NULL, 0, NULL, NULL, 0, &status);
 }
 
 static void
@@ -1104,7 +755,7 @@ accept_vote(struct raft *raft, struct server *s, const struct uuid *vote)
         return;
     }
     s->vote = *vote;
-    if (is_self(raft, vote) && ++raft->n_votes > raft->servers.n / 2) {
+    if (raft_is_self(raft, vote) && ++raft->n_votes > raft->servers.n / 2) {
         become_leader(raft);
     }
 }
@@ -1116,14 +767,14 @@ start_election(struct raft *raft, bool leadership_transfer)
     if (raft->leaving || raft->joining || raft->failed) {
         return;
     }
-    struct server *me = set_find(&raft->servers, self(raft));
+    struct server *me = raft_set_find(&raft->servers, raft_self(raft));
     if (!me) {
-        reset_election_timer(raft);
+        raft_reset_election_timer(raft);
         return;
     }
     long long now = time_msec();
     bool expired = now >= raft->election_timeout;
-    if (!set_term(raft, cf->term + 1, self(raft))) {
+    if (!set_term(raft, cf->term + 1, raft_self(raft))) {
         return;
     }
     uuid_zero(&raft->leader);
@@ -1136,57 +787,33 @@ start_election(struct raft *raft, bool leadership_transfer)
     raft->leadership_transfer = leadership_transfer;
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
     if (expired) {
-        VLOG_INFO_RL(&rl, "term %"PRIu64": %lld ms timeout expired, "
-                     "starting election", cf->term,
-                     now - raft->election_base);
+        VLOG_INFO_RL(&rl,
+                     "term %" PRIu64 ": %lld ms timeout expired, "
+                     "starting election",
+                     cf->term, now - raft->election_base);
     } else {
-        VLOG_INFO_RL(&rl, "term %"PRIu64": starting election", cf->term);
+        VLOG_INFO_RL(&rl, "term %" PRIu64 ": starting election", cf->term);
     }
-    reset_election_timer(raft);
+    raft_reset_election_timer(raft);
 
     for (size_t i = 0; i < raft->servers.n; i++) {
         struct server *s = raft->servers.s[i];
         uuid_zero(&s->vote);
-        if (is_self(raft, &s->sid)) {
+        if (raft_is_self(raft, &s->sid)) {
             continue;
         }
         union raft_rpc rpc = { .vote_request = {
-                .common = { .type = RAFT_RPC_VOTE_REQUEST, .to = s->sid },
-                .term = cf->term,
-                .last_log_index = cf->log_end - 1,
-                .last_log_term = cluster_file_get_term(cf, cf->log_end - 1),
-                .leadership_transfer = leadership_transfer,
-            } };
-        send_rpc(raft, &rpc);
+                                   .common = { .type = RAFT_RPC_VOTE_REQUEST,
+                                               .to = s->sid },
+                                   .term = cf->term,
+                                   .last_log_index = cf->log_end - 1,
+                                   .last_log_term = cluster_file_get_term(
+                                       cf, cf->log_end - 1),
+                                   .leadership_transfer = leadership_transfer,
+                               } };
+        raft_send_rpc(raft, &rpc);
     }
-    accept_vote(raft, me, self(raft));
-}
-
-/* Asks a caught-up peer to start an election now. */
-static void
-transfer_leadership(struct raft *raft, const char *reason)
-{
-    if (raft->role != RAFT_LEADER) {
-        return;
-    }
-    for (size_t i = 0; i < raft->servers.n; i++) {
-        struct server *s = raft->servers.s[i];
-        if (is_self(raft, &s->sid) || s->phase != PHASE_STABLE
-            || !raft_conns_is_connected(raft->conns, &s->sid)) {
-            continue;
-        }
-        union raft_rpc rpc = { .become_leader = {
-                .common = { .type = RAFT_RPC_BECOME_LEADER, .to = s->sid,
-                            .comment = (char *) reason },
-                .term = raft->cf->term,
-            } };
-        raft_conns_send(raft->conns, &rpc);
-        VLOG_INFO("transferring leadership to %s because %s", s->nickname,
-                  reason);
-        ignore_error(raft, cluster_file_write_note(raft->cf,
-                                                   "transfer leadership"));
-        return;
-    }
+    accept_vote(raft, me, raft_self(raft));
 }
 
 /* ---------------------------------------------------------------------
@@ -1260,7 +887,7 @@ update_commit_index(struct raft *raft, uint64_t new_commit)
             }
         }
         if (e->election_timer) {
-            VLOG_INFO("Election timer changed from %"PRIu64" to %"PRIu64,
+            VLOG_INFO("Election timer changed from %" PRIu64 " to %" PRIu64,
                       raft->election_timer, e->election_timer);
             set_election_timer(raft, e->election_timer);
             raft->election_timer_new = 0;
@@ -1274,272 +901,11 @@ update_commit_index(struct raft *raft, uint64_t new_commit)
     struct ovsdb_error *error = cluster_file_write_commit_index(cf,
                                                                 new_commit);
     if (error) {
-        ignore_error(raft, error);
+        raft_ignore_error(raft, error);
     }
     if (reconfigure && raft->role == RAFT_LEADER) {
-        run_reconfigure(raft);
+        raft_run_reconfigure(raft);
     }
-}
-
-/* ---------------------------------------------------------------------
- * Membership (leader). */
-
-static bool
-has_uncommitted_configuration(const struct raft *raft)
-{
-    const struct cluster_file *cf = raft->cf;
-    for (uint64_t i = MAX(cf->commit_index + 1, cf->log_start);
-         i < cf->log_end; i++) {
-        if (cluster_file_get_entry(cf, i)->servers) {
-            return true;
-        }
-    }
-    return false;
-}
-
-static void
-log_reconfiguration(struct raft *raft)
-{
-    json_t *servers = set_to_json(&raft->servers);
-    enum raft_command_status status;
-    initiate(raft, NULL, 0, NULL, servers, 0, &status);
-    json_decref(servers);
-}
-
-/* Moves membership changes forward, one configuration entry at a time. */
-static void
-run_reconfigure(struct raft *raft)
-{
-    if (raft->role != RAFT_LEADER || has_uncommitted_configuration(raft)) {
-        return;
-    }
-    for (size_t i = 0; i < raft->servers.n; i++) {
-        struct server *s = raft->servers.s[i];
-        if (s->phase == PHASE_COMMITTING) {
-            send_add_server_reply(raft, &s->sid, s->address, true,
-                                  RAFT_SERVER_COMPLETED);
-            s->phase = PHASE_STABLE;
-        }
-    }
-    if (raft->remove_server) {
-        struct server *rs = raft->remove_server;
-        raft->remove_server = NULL;
-        send_remove_server_reply(raft, &rs->sid, &rs->requester, NULL, true,
-                                 RAFT_SERVER_COMPLETED);
-        server_destroy(rs);
-        if (raft->left) {
-            return;
-        }
-    }
-    for (size_t i = 0; i < raft->add_servers.n; i++) {
-        struct server *s = raft->add_servers.s[i];
-        if (s->phase == PHASE_CAUGHT_UP) {
-            set_remove(&raft->add_servers, s);
-            set_add(&raft->servers, s);
-            s->phase = PHASE_COMMITTING;
-            log_reconfiguration(raft);
-            return;
-        }
-    }
-    for (size_t i = 0; i < raft->servers.n; i++) {
-        struct server *s = raft->servers.s[i];
-        if (s->phase == PHASE_REMOVE) {
-            set_remove(&raft->servers, s);
-            raft->remove_server = s;
-            log_reconfiguration(raft);
-            return;
-        }
-    }
-}
-
-static void
-send_add_server_reply(struct raft *raft, const struct uuid *sid,
-                      const char *address, bool success, const char *comment)
-{
-    VLOG_INFO("adding %s ("RAFT_SID_FMT" at %s) to cluster "RAFT_SID_FMT
-              " %s (%s)", nickname(raft, sid), RAFT_SID_ARGS(sid), address,
-              RAFT_SID_ARGS(&raft->cf->header.cid),
-              success ? "succeeded" : "failed", comment);
-    char **addresses = xmalloc((raft->servers.n + 1) * sizeof *addresses);
-    size_t n = 0;
-    if (!raft->joining) {
-        for (size_t i = 0; i < raft->servers.n; i++) {
-            const struct server *s = raft->servers.s[i];
-            if (!is_self(raft, &s->sid)) {
-                addresses[n++] = s->address;
-            }
-        }
-    }
-    union raft_rpc rpc = { .add_server_reply = {
-            .common = { .type = RAFT_RPC_ADD_SERVER_REPLY, .to = *sid,
-                        .comment = (char *) comment },
-            .success = success,
-            .remote_addresses = addresses,
-            .n_remote_addresses = n,
-        } };
-    send_rpc(raft, &rpc);
-    free(addresses);
-}
-
-static void finished_leaving(struct raft *);
-
-static void
-send_remove_server_reply_rpc(struct raft *raft, const struct uuid *dst,
-                             const struct uuid *target, bool success,
-                             const char *comment)
-{
-    if (is_self(raft, dst)) {
-        if (success && is_self(raft, target)) {
-            finished_leaving(raft);
-        }
-        return;
-    }
-    union raft_rpc rpc = { .remove_server_reply = {
-            .common = { .type = RAFT_RPC_REMOVE_SERVER_REPLY, .to = *dst,
-                        .comment = (char *) comment },
-            .success = success,
-        } };
-    if (!uuid_equals(dst, target)) {
-        rpc.remove_server_reply.target_server = *target;
-    }
-    send_rpc(raft, &rpc);
-}
-
-/* Reports the outcome of removing 'target' to the server that asked
- * ('requester', or zero), to 'target' itself, and (if nonnull) appends
- * the report for a cluster/kick caller to 'unixctl'. */
-static void
-send_remove_server_reply(struct raft *raft, const struct uuid *target,
-                         const struct uuid *requester, struct ds *unixctl,
-                         bool success, const char *comment)
-{
-    struct ds s = DS_EMPTY_INITIALIZER;
-    ds_put_cstr(&s, "request ");
-    if (!uuid_is_zero(requester)) {
-        ds_put_format(&s, "by %s", nickname(raft, requester));
-    } else {
-        ds_put_cstr(&s, "via unixctl");
-    }
-    ds_put_cstr(&s, " to remove ");
-    if (!unixctl && uuid_equals(target, requester)) {
-        ds_put_cstr(&s, "itself");
-    } else {
-        ds_put_cstr(&s, nickname(raft, target));
-        if (is_self(raft, target)) {
-            ds_put_cstr(&s, " (ourselves)");
-        }
-    }
-    ds_put_format(&s, " from cluster "RAFT_SID_FMT" %s",
-                  RAFT_SID_ARGS(&raft->cf->header.cid),
-                  success ? "succeeded" : "failed");
-    if (comment) {
-        ds_put_format(&s, " (%s)", comment);
-    }
-    VLOG_INFO("%s", ds_cstr(&s));
-
-    if (!uuid_is_zero(requester)) {
-        send_remove_server_reply_rpc(raft, requester, target, success,
-                                     comment);
-    }
-    if (!uuid_equals(requester, target)) {
-        send_remove_server_reply_rpc(raft, target, target, success, comment);
-    }
-    if (unixctl) {
-        ds_put_cstr(unixctl, ds_cstr(&s));
-    }
-    ds_destroy(&s);
-}
-
-/* Starts removing 'target' at the request of 'requester' (zero for a
- * cluster/kick on this server, whose report goes to 'unixctl').  Returns
- * false if it failed at once. */
-static bool
-remove_server(struct raft *raft, const struct uuid *target,
-              const struct uuid *requester, struct ds *unixctl)
-{
-    if (raft->role != RAFT_LEADER) {
-        send_remove_server_reply(raft, target, requester, unixctl, false,
-                                 RAFT_SERVER_NOT_LEADER);
-        return false;
-    }
-    struct server *s = set_find(&raft->add_servers, target);
-    if (s) {
-        send_add_server_reply(raft, &s->sid, s->address, false,
-                              RAFT_SERVER_CANCELED);
-        set_remove(&raft->add_servers, s);
-        server_destroy(s);
-        if (unixctl) {
-            ds_put_cstr(unixctl, "started removal");
-        }
-        return true;
-    }
-    s = set_find(&raft->servers, target);
-    if (!s) {
-        send_remove_server_reply(raft, target, requester, unixctl, true,
-                                 RAFT_SERVER_ALREADY_GONE);
-        return true;
-    } else if (s->phase == PHASE_COMMITTING) {
-        send_remove_server_reply(raft, target, requester, unixctl, false,
-                                 RAFT_SERVER_COMMITTING);
-        return false;
-    } else if (s->phase == PHASE_REMOVE) {
-        send_remove_server_reply(raft, target, requester, unixctl, false,
-                                 RAFT_SERVER_IN_PROGRESS);
-        return false;
-    }
-    size_t n_left = 0;
-    for (size_t i = 0; i < raft->servers.n; i++) {
-        const struct server *t = raft->servers.s[i];
-        n_left += t != s && t->phase != PHASE_REMOVE;
-    }
-    if (!n_left) {
-        send_remove_server_reply(raft, target, requester, unixctl, false,
-                                 RAFT_SERVER_EMPTY);
-        return false;
-    }
-    s->phase = PHASE_REMOVE;
-    s->requester = *requester;
-    if (unixctl) {
-        ds_put_cstr(unixctl, "started removal");
-    }
-    run_reconfigure(raft);
-    return true;
-}
-
-static void
-finished_leaving(struct raft *raft)
-{
-    VLOG_INFO(RAFT_SID_FMT": finished leaving cluster "RAFT_SID_FMT,
-              RAFT_SID_ARGS(self(raft)),
-              RAFT_SID_ARGS(&raft->cf->header.cid));
-    struct ovsdb_error *error = cluster_file_write_note(raft->cf, "left");
-    if (!error) {
-        error = ovsdb_log_commit_block(raft->cf->log);
-    }
-    ignore_error(raft, error);
-    raft->leaving = false;
-    raft->left = true;
-}
-
-static void
-send_remove_server_requests(struct raft *raft)
-{
-    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
-    VLOG_INFO_RL(&rl, "sending remove request (joining=%s, leaving=%s)",
-                 raft->joining ? "true" : "false",
-                 raft->leaving ? "true" : "false");
-    for (size_t i = 0; i < raft->servers.n; i++) {
-        const struct server *s = raft->servers.s[i];
-        if (!is_self(raft, &s->sid)) {
-            union raft_rpc rpc = { .remove_server_request = {
-                    .common = { .type = RAFT_RPC_REMOVE_SERVER_REQUEST,
-                                .to = s->sid },
-                    .server_id = *self(raft),
-                } };
-            send_rpc(raft, &rpc);
-        }
-    }
-    raft->leave_timeout = time_msec() + raft->election_timer;
 }
 
 /* ---------------------------------------------------------------------
@@ -1555,13 +921,14 @@ receive_term(struct raft *raft, const union raft_rpc *rpc, uint64_t term)
         if (!set_term(raft, term, NULL)) {
             return false;
         }
-        become_follower(raft);
+        raft_become_follower(raft);
     } else if (term < cf->term) {
         static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
-        VLOG_INFO_RL(&rl, "rejecting term %"PRIu64" < current term %"PRIu64
-                     " received in %s message from server %s", term,
-                     cf->term, raft_rpc_type_to_string(rpc->type),
-                     nickname(raft, &rpc->common.from));
+        VLOG_INFO_RL(&rl,
+                     "rejecting term %" PRIu64 " < current term %" PRIu64
+                     " received in %s message from server %s",
+                     term, cf->term, raft_rpc_type_to_string(rpc->type),
+                     raft_nickname(raft, &rpc->common.from));
         return false;
     }
     return true;
@@ -1577,16 +944,17 @@ send_append_reply(struct raft *raft, const struct raft_append_request *rq,
                                       rq->prev_log_index + rq->n_entries));
     }
     union raft_rpc rpc = { .append_reply = {
-            .common = { .type = RAFT_RPC_APPEND_REPLY, .to = rq->common.from,
-                        .comment = (char *) comment },
-            .term = cf->term,
-            .log_end = cf->log_end,
-            .prev_log_index = rq->prev_log_index,
-            .prev_log_term = rq->prev_log_term,
-            .n_entries = rq->n_entries,
-            .result = result,
-        } };
-    send_rpc(raft, &rpc);
+                               .common = { .type = RAFT_RPC_APPEND_REPLY,
+                                           .to = rq->common.from,
+                                           .comment = (char *) comment },
+                               .term = cf->term,
+                               .log_end = cf->log_end,
+                               .prev_log_index = rq->prev_log_index,
+                               .prev_log_term = rq->prev_log_term,
+                               .n_entries = rq->n_entries,
+                               .result = result,
+                           } };
+    raft_send_rpc(raft, &rpc);
 }
 
 static const char *
@@ -1621,8 +989,8 @@ append_entries(struct raft *raft, const struct raft_append_request *rq,
     const char *mismatch = match_index_and_term(raft, prev_index, prev_term);
     if (mismatch) {
         VLOG_INFO("rejecting append_request because previous entry "
-                  "%"PRIu64",%"PRIu64" not in local log (%s)", prev_term,
-                  prev_index, mismatch);
+                  "%" PRIu64 ",%" PRIu64 " not in local log (%s)",
+                  prev_term, prev_index, mismatch);
         send_append_reply(raft, rq, RAFT_APPEND_INCONSISTENCY, mismatch);
         return;
     }
@@ -1637,7 +1005,8 @@ append_entries(struct raft *raft, const struct raft_append_request *rq,
     if (i >= n) {
         send_append_reply(raft, rq, RAFT_APPEND_OK,
                           raft_rpc_is_heartbeat((const union raft_rpc *) rq)
-                          ? "heartbeat" : "no change");
+                              ? "heartbeat"
+                              : "no change");
         return;
     }
     struct ds text = DS_EMPTY_INITIALIZER;
@@ -1652,9 +1021,10 @@ append_entries(struct raft *raft, const struct raft_append_request *rq,
         if (e->data) {
             raft_data_put_json(&text, e->data);
         }
-        struct ovsdb_error *error = write_entry(
-            raft, e->term, index, e->data ? text.string : NULL,
-            text.length, &e->eid, e->servers, e->election_timer);
+        struct ovsdb_error *error = write_entry(raft, e->term, index,
+                                                e->data ? text.string : NULL,
+                                                text.length, &e->eid,
+                                                e->servers, e->election_timer);
         if (error) {
             ds_destroy(&text);
             char *s = ovsdb_error_to_string_free(error);
@@ -1675,21 +1045,22 @@ update_leader(struct raft *raft, const struct uuid *sid)
 {
     if (raft->role == RAFT_LEADER) {
         VLOG_ERR("this server is leader but server %s claims to be",
-                 nickname(raft, sid));
+                 raft_nickname(raft, sid));
         return false;
     }
     if (!uuid_equals(sid, &raft->leader)) {
         if (!uuid_is_zero(&raft->leader)) {
-            VLOG_ERR("leader for term %"PRIu64" changed from %s to %s",
-                     raft->cf->term, nickname(raft, &raft->leader),
-                     nickname(raft, sid));
+            VLOG_ERR("leader for term %" PRIu64 " changed from %s to %s",
+                     raft->cf->term, raft_nickname(raft, &raft->leader),
+                     raft_nickname(raft, sid));
         } else {
-            VLOG_INFO("server %s is leader for term %"PRIu64,
-                      nickname(raft, sid), raft->cf->term);
+            VLOG_INFO("server %s is leader for term %" PRIu64,
+                      raft_nickname(raft, sid), raft->cf->term);
         }
         set_leader(raft, sid);
-        ignore_error(raft, cluster_file_write_leader(raft->cf, raft->cf->term,
-                                                     sid));
+        raft_ignore_error(raft,
+                          cluster_file_write_leader(raft->cf, raft->cf->term,
+                                                    sid));
     }
     if (raft->role == RAFT_CANDIDATE) {
         raft->role = RAFT_FOLLOWER;
@@ -1706,7 +1077,7 @@ handle_append_request(struct raft *raft, const struct raft_append_request *rq)
                           "usurped leadership");
         return;
     }
-    reset_election_timer(raft);
+    raft_reset_election_timer(raft);
 
     uint64_t first = rq->prev_log_index + 1;
     uint64_t last = rq->prev_log_index + rq->n_entries;
@@ -1718,7 +1089,7 @@ handle_append_request(struct raft *raft, const struct raft_append_request *rq)
         send_append_reply(raft, rq, RAFT_APPEND_OK, "append before log start");
     } else if (last == cf->log_start - 1) {
         uint64_t term = (rq->n_entries ? rq->entries[rq->n_entries - 1].term
-                         : rq->prev_log_term);
+                                       : rq->prev_log_term);
         if (term == cf->header.snap.term) {
             send_append_reply(raft, rq, RAFT_APPEND_OK, "no change");
         } else {
@@ -1728,17 +1099,9 @@ handle_append_request(struct raft *raft, const struct raft_append_request *rq)
     } else {
         /* It overlaps the end of our snapshot: skip what that covers. */
         uint64_t ofs = cf->log_start - first;
-        append_entries(raft, rq, cf->log_start - 1,
-                       rq->entries[ofs - 1].term, &rq->entries[ofs],
-                       rq->n_entries - ofs);
+        append_entries(raft, rq, cf->log_start - 1, rq->entries[ofs - 1].term,
+                       &rq->entries[ofs], rq->n_entries - ofs);
     }
-}
-
-static struct server *
-find_peer_or_new(const struct raft *raft, const struct uuid *sid)
-{
-    struct server *s = find_peer(raft, sid);
-    return s ? s : set_find(&raft->add_servers, sid);
 }
 
 static void
@@ -1748,7 +1111,7 @@ handle_append_reply(struct raft *raft, const struct raft_append_reply *rpy)
     if (raft->role != RAFT_LEADER) {
         return;
     }
-    struct server *s = find_peer_or_new(raft, &rpy->common.from);
+    struct server *s = raft_find_peer_or_new(raft, &rpy->common.from);
     if (!s) {
         return;
     }
@@ -1759,7 +1122,8 @@ handle_append_reply(struct raft *raft, const struct raft_append_reply *rpy)
         update_match_index(raft, s, min_index - 1);
     } else {
         s->next_index = (s->next_index > 0
-                         ? MIN(s->next_index - 1, rpy->log_end) : 0);
+                             ? MIN(s->next_index - 1, rpy->log_end)
+                             : 0);
         if (rpy->result == RAFT_APPEND_IO_ERROR) {
             static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
             VLOG_INFO_RL(&rl, "%s reported I/O error", s->nickname);
@@ -1776,11 +1140,12 @@ handle_append_reply(struct raft *raft, const struct raft_append_reply *rpy)
             || s->next_index == rpy->prev_log_index + rpy->n_entries + 1) {
             /* Catching up: send what follows.  (A reply to an earlier
              * request while newer entries are in flight needs nothing.) */
-            send_append_request(raft, s, cf->log_end - s->next_index, NULL);
+            raft_send_append_request(raft, s, cf->log_end - s->next_index,
+                                     NULL);
         }
     } else if (s->phase == PHASE_CATCHUP) {
         s->phase = PHASE_CAUGHT_UP;
-        run_reconfigure(raft);
+        raft_run_reconfigure(raft);
     }
 }
 
@@ -1799,8 +1164,9 @@ suppress_vote_request(struct raft *raft, const struct raft_vote_request *rq)
     case RAFT_FOLLOWER:
         if (!uuid_is_zero(&raft->leader)
             && now < raft->election_base + (long long) raft->election_timer) {
-            VLOG_WARN_RL(&rl, "ignoring vote request received after only "
-                         "%lld ms (minimum election time is %"PRIu64" ms)",
+            VLOG_WARN_RL(&rl,
+                         "ignoring vote request received after only "
+                         "%lld ms (minimum election time is %" PRIu64 " ms)",
                          now - raft->election_base, raft->election_timer);
             return true;
         }
@@ -1826,14 +1192,15 @@ handle_vote_request(struct raft *raft, const struct raft_vote_request *rq)
         if (!set_term(raft, cf->term, &rq->common.from)) {
             return;
         }
-        reset_election_timer(raft);
+        raft_reset_election_timer(raft);
     }
     union raft_rpc rpc = { .vote_reply = {
-            .common = { .type = RAFT_RPC_VOTE_REPLY, .to = rq->common.from },
-            .term = cf->term,
-            .vote = cf->vote,
-        } };
-    send_rpc(raft, &rpc);
+                               .common = { .type = RAFT_RPC_VOTE_REPLY,
+                                           .to = rq->common.from },
+                               .term = cf->term,
+                               .vote = cf->vote,
+                           } };
+    raft_send_rpc(raft, &rpc);
 }
 
 static void
@@ -1842,106 +1209,9 @@ handle_vote_reply(struct raft *raft, const struct raft_vote_reply *rpy)
     if (raft->role != RAFT_CANDIDATE) {
         return;
     }
-    struct server *s = find_peer(raft, &rpy->common.from);
+    struct server *s = raft_find_peer(raft, &rpy->common.from);
     if (s) {
         accept_vote(raft, s, &rpy->vote);
-    }
-}
-
-static void
-handle_add_server_request(struct raft *raft,
-                          const struct raft_add_server_request *rq)
-{
-    const struct uuid *sid = &rq->common.from;
-    if (raft->role != RAFT_LEADER) {
-        send_add_server_reply(raft, sid, rq->address, false,
-                              RAFT_SERVER_NOT_LEADER);
-        return;
-    }
-    struct server *s = set_find(&raft->servers, sid);
-    if (s) {
-        if (s->phase == PHASE_REMOVE) {
-            s->phase = PHASE_STABLE;
-            send_add_server_reply(raft, sid, rq->address, false,
-                                  RAFT_SERVER_CANCELED);
-        } else if (s->phase != PHASE_STABLE) {
-            send_add_server_reply(raft, sid, rq->address, false,
-                                  RAFT_SERVER_IN_PROGRESS);
-        } else {
-            send_add_server_reply(raft, sid, rq->address, true,
-                                  RAFT_SERVER_ALREADY_PRESENT);
-        }
-        return;
-    }
-    if (raft->remove_server && uuid_equals(sid, &raft->remove_server->sid)) {
-        send_add_server_reply(raft, sid, rq->address, false,
-                              RAFT_SERVER_COMMITTING);
-        return;
-    }
-    if (set_find(&raft->add_servers, sid)) {
-        send_add_server_reply(raft, sid, rq->address, false,
-                              RAFT_SERVER_IN_PROGRESS);
-        return;
-    }
-    s = server_create(sid, rq->address);
-    init_leader_view(raft, s);
-    s->phase = PHASE_CATCHUP;
-    s->requester = *sid;
-    s->last_msg = time_msec();
-    set_add(&raft->add_servers, s);
-    VLOG_INFO("starting to add server %s ("RAFT_SID_FMT" at %s) to cluster "
-              RAFT_SID_FMT, s->nickname, RAFT_SID_ARGS(sid), rq->address,
-              RAFT_SID_ARGS(&raft->cf->header.cid));
-    send_append_request(raft, s, 0, "initialize new server");
-}
-
-static void
-handle_add_server_reply(struct raft *raft,
-                        const struct raft_add_server_reply *rpy)
-{
-    if (!raft->joining) {
-        return;
-    }
-    if (rpy->success) {
-        VLOG_INFO("%s: joined cluster "RAFT_SID_FMT, raft->file_name,
-                  RAFT_SID_ARGS(&raft->cf->header.cid));
-        raft->joining = false;
-        raft_conns_set_greeting(raft->conns, RAFT_CONN_HELLO);
-        reset_election_timer(raft);
-        update_conns(raft);
-        return;
-    }
-    for (size_t i = 0; i < rpy->n_remote_addresses; i++) {
-        const char *address = rpy->remote_addresses[i];
-        bool known = !strcmp(address, raft->cf->header.local_address);
-        for (size_t j = 0; j < raft->n_remotes && !known; j++) {
-            known = !strcmp(raft->remotes[j], address);
-        }
-        if (!known) {
-            VLOG_INFO("%s: learned new server address for joining cluster",
-                      address);
-            raft->remotes = xrealloc(raft->remotes, (raft->n_remotes + 1)
-                                     * sizeof *raft->remotes);
-            raft->remotes[raft->n_remotes++] = xstrdup(address);
-        }
-    }
-    update_conns(raft);
-}
-
-static void
-handle_remove_server_request(struct raft *raft,
-                             const struct raft_remove_server_request *rq)
-{
-    remove_server(raft, &rq->server_id, &rq->common.from, NULL);
-}
-
-static void
-handle_remove_server_reply(struct raft *raft,
-                           const struct raft_remove_server_reply *rpy)
-{
-    if (rpy->success && (uuid_is_zero(&rpy->target_server)
-                         || is_self(raft, &rpy->target_server))) {
-        finished_leaving(raft);
     }
 }
 
@@ -1950,7 +1220,7 @@ handle_install_snapshot_request(struct raft *raft,
                                 const struct raft_install_snapshot_request *rq)
 {
     struct cluster_file *cf = raft->cf;
-    reset_election_timer(raft);
+    raft_reset_election_timer(raft);
     uint64_t new_start = rq->last_index + 1;
     if (new_start >= cf->log_start && new_start >= cf->log_end) {
         struct ds text = DS_EMPTY_INITIALIZER;
@@ -1958,8 +1228,8 @@ handle_install_snapshot_request(struct raft *raft,
         const struct uuid *cid = raft_conns_get_cid(raft->conns);
         struct ovsdb_error *error = cluster_file_install_snapshot(
             cf, uuid_is_zero(cid) ? NULL : cid, rq->last_index, rq->last_term,
-            &rq->last_eid, rq->last_servers, rq->election_timer,
-            text.string, text.length);
+            &rq->last_eid, rq->last_servers, rq->election_timer, text.string,
+            text.length);
         if (error) {
             ds_destroy(&text);
             char *s = ovsdb_error_to_string_free(error);
@@ -1967,9 +1237,9 @@ handle_install_snapshot_request(struct raft *raft,
             free(s);
             return;
         }
-        VLOG_INFO("%s: installed snapshot %"PRIu64":%"PRIu64" from %s",
+        VLOG_INFO("%s: installed snapshot %" PRIu64 ":%" PRIu64 " from %s",
                   raft->file_name, rq->last_term, rq->last_index,
-                  nickname(raft, &rq->common.from));
+                  raft_nickname(raft, &rq->common.from));
         free(raft->snap_text);
         raft->snap_size = text.length;
         raft->snap_text = ds_steal_cstr(&text);
@@ -1977,16 +1247,17 @@ handle_install_snapshot_request(struct raft *raft,
         complete_truncated(raft, 1, RAFT_CMD_LOST_LEADERSHIP);
         mark_synced(raft);
         set_election_timer(raft, rq->election_timer);
-        reload_servers(raft);
+        raft_reload_servers(raft);
     }
-    union raft_rpc rpc = { .install_snapshot_reply = {
-            .common = { .type = RAFT_RPC_INSTALL_SNAPSHOT_REPLY,
-                        .to = rq->common.from },
-            .term = cf->term,
-            .last_index = rq->last_index,
-            .last_term = rq->last_term,
-        } };
-    send_rpc(raft, &rpc);
+    union raft_rpc
+        rpc = { .install_snapshot_reply = {
+                    .common = { .type = RAFT_RPC_INSTALL_SNAPSHOT_REPLY,
+                                .to = rq->common.from },
+                    .term = cf->term,
+                    .last_index = rq->last_index,
+                    .last_term = rq->last_term,
+                } };
+    raft_send_rpc(raft, &rpc);
 }
 
 static void
@@ -1997,33 +1268,34 @@ handle_install_snapshot_reply(struct raft *raft,
     if (raft->role != RAFT_LEADER) {
         return;
     }
-    struct server *s = find_peer_or_new(raft, &rpy->common.from);
+    struct server *s = raft_find_peer_or_new(raft, &rpy->common.from);
     if (!s) {
         return;
     }
     s->snapshot_in_flight = false;
     if (rpy->last_index != cf->log_start - 1
         || rpy->last_term != cf->header.snap.term) {
-        VLOG_INFO("cluster "RAFT_SID_FMT": server %s installed out-of-date "
+        VLOG_INFO("cluster " RAFT_SID_FMT ": server %s installed out-of-date "
                   "snapshot, starting over",
                   RAFT_SID_ARGS(&cf->header.cid), s->nickname);
         send_install_snapshot_request(raft, s, "installed obsolete snapshot");
         return;
     }
-    VLOG_INFO("cluster "RAFT_SID_FMT": installed snapshot on server %s up "
-              "to %"PRIu64":%"PRIu64, RAFT_SID_ARGS(&cf->header.cid),
-              s->nickname, rpy->last_term, rpy->last_index);
+    VLOG_INFO("cluster " RAFT_SID_FMT ": installed snapshot on server %s up "
+              "to %" PRIu64 ":%" PRIu64,
+              RAFT_SID_ARGS(&cf->header.cid), s->nickname, rpy->last_term,
+              rpy->last_index);
     s->next_index = cf->log_start;
-    send_append_request(raft, s, cf->log_end - s->next_index,
-                        "snapshot installed");
+    raft_send_append_request(raft, s, cf->log_end - s->next_index,
+                             "snapshot installed");
 }
 
 static void
 handle_become_leader(struct raft *raft, const struct raft_become_leader *rq)
 {
     if (raft->role == RAFT_FOLLOWER) {
-        VLOG_INFO("received leadership transfer from %s in term %"PRIu64,
-                  nickname(raft, &rq->common.from), rq->term);
+        VLOG_INFO("received leadership transfer from %s in term %" PRIu64,
+                  raft_nickname(raft, &rq->common.from), rq->term);
         start_election(raft, true);
     }
 }
@@ -2037,16 +1309,18 @@ handle_execute_command_request(struct raft *raft,
         const struct uuid *eid = current_eid(raft);
         if (!uuid_equals(&rq->prereq, eid)) {
             static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
-            VLOG_INFO_RL(&rl, "current entry eid "UUID_FMT" does not match "
-                         "prerequisite "UUID_FMT" in execute_command_request",
+            VLOG_INFO_RL(&rl,
+                         "current entry eid " UUID_FMT " does not match "
+                         "prerequisite " UUID_FMT
+                         " in execute_command_request",
                          UUID_ARGS(eid), UUID_ARGS(&rq->prereq));
             status = RAFT_CMD_BAD_PREREQ;
         } else {
             struct ds text = DS_EMPTY_INITIALIZER;
             raft_data_put_json(&text, rq->data);
-            struct raft_command *cmd = initiate(raft, text.string,
-                                                text.length, &rq->result,
-                                                NULL, 0, &status);
+            struct raft_command *cmd = raft_initiate(raft, text.string,
+                                                     text.length, &rq->result,
+                                                     NULL, 0, &status);
             ds_destroy(&text);
             if (cmd) {
                 cmd->sid = rq->common.from;
@@ -2054,8 +1328,7 @@ handle_execute_command_request(struct raft *raft,
             }
         }
     }
-    send_execute_command_reply(raft, &rq->common.from, &rq->result, status,
-                               0);
+    send_execute_command_reply(raft, &rq->common.from, &rq->result, status, 0);
 }
 
 static void
@@ -2078,7 +1351,7 @@ handle_execute_command_reply(struct raft *raft,
 static void
 handle_rpc(struct raft *raft, const union raft_rpc *rpc)
 {
-    struct server *s = set_find(&raft->servers, &rpc->common.from);
+    struct server *s = raft_set_find(&raft->servers, &rpc->common.from);
     if (s) {
         s->last_msg = time_msec();
     }
@@ -2110,20 +1383,19 @@ handle_rpc(struct raft *raft, const union raft_rpc *rpc)
         handle_vote_reply(raft, &rpc->vote_reply);
         break;
     case RAFT_RPC_ADD_SERVER_REQUEST:
-        handle_add_server_request(raft, &rpc->add_server_request);
+        raft_handle_add_server_request(raft, &rpc->add_server_request);
         break;
     case RAFT_RPC_ADD_SERVER_REPLY:
-        handle_add_server_reply(raft, &rpc->add_server_reply);
+        raft_handle_add_server_reply(raft, &rpc->add_server_reply);
         break;
     case RAFT_RPC_REMOVE_SERVER_REQUEST:
-        handle_remove_server_request(raft, &rpc->remove_server_request);
+        raft_handle_remove_server_request(raft, &rpc->remove_server_request);
         break;
     case RAFT_RPC_REMOVE_SERVER_REPLY:
-        handle_remove_server_reply(raft, &rpc->remove_server_reply);
+        raft_handle_remove_server_reply(raft, &rpc->remove_server_reply);
         break;
     case RAFT_RPC_INSTALL_SNAPSHOT_REQUEST:
-        handle_install_snapshot_request(raft,
-                                        &rpc->install_snapshot_request);
+        handle_install_snapshot_request(raft, &rpc->install_snapshot_request);
         break;
     case RAFT_RPC_INSTALL_SNAPSHOT_REPLY:
         handle_install_snapshot_reply(raft, &rpc->install_snapshot_reply);
@@ -2167,10 +1439,11 @@ raft_open(const char *path, struct raft **raftp)
     raft->joining = cf->header.joining;
     raft->applied_index = cf->header.snap_index;
     raft->applied_eid = cf->header.snap.eid;
-    raft->local_nickname = address_to_nickname(cf->header.local_address,
-                                               &cf->header.sid);
-    raft->election_timer = (raft->joining ? CLUSTER_ELECTION_TIMER_DEFAULT
-                            : cluster_file_get_election_timer(cf));
+    raft->local_nickname = raft_address_to_nickname(cf->header.local_address,
+                                                    &cf->header.sid);
+    raft->election_timer = (raft->joining
+                                ? CLUSTER_ELECTION_TIMER_DEFAULT
+                                : cluster_file_get_election_timer(cf));
     raft->conns = raft_conns_create(&cf->header.sid, &cf->header.cid,
                                     cf->header.local_address);
     raft_conns_set_election_timer(raft->conns, raft->election_timer);
@@ -2180,28 +1453,32 @@ raft_open(const char *path, struct raft **raftp)
 
     if (raft->joining) {
         for (size_t i = 0; i < cf->header.n_remote_addresses; i++) {
-            raft->remotes = xrealloc(raft->remotes, (raft->n_remotes + 1)
-                                     * sizeof *raft->remotes);
-            raft->remotes[raft->n_remotes++]
-                = xstrdup(cf->header.remote_addresses[i]);
+            raft->remotes = xrealloc(raft->remotes,
+                                     (raft->n_remotes + 1)
+                                         * sizeof *raft->remotes);
+            raft->remotes[raft->n_remotes++] = xstrdup(
+                cf->header.remote_addresses[i]);
         }
         raft_conns_set_greeting(raft->conns, RAFT_CONN_JOINING);
         raft->join_timeout = time_msec() + JOIN_RETRY_MSEC;
-        VLOG_INFO("%s: joining cluster through %zu remote address(es)",
-                  path, raft->n_remotes);
+        VLOG_INFO("%s: joining cluster through %zu remote address(es)", path,
+                  raft->n_remotes);
     }
-    reload_servers(raft);
-    reset_election_timer(raft);
+    raft_reload_servers(raft);
+    raft_reset_election_timer(raft);
     reset_ping_timer(raft);
 
-    if (!raft->joining && is_alone(raft)) {
+    if (!raft->joining && raft_is_alone(raft)) {
         /* Nobody else to ask: elect ourselves now. */
         start_election(raft, false);
         error = raft->failed ? NULL : ovsdb_log_commit_block(cf->log);
         if (raft->failed || error) {
             raft_close(raft);
-            return error ? error : ovsdb_error(OVSDB_E_IO, "%s: cannot "
-                                               "start an election", path);
+            return error ? error
+                         : ovsdb_error(OVSDB_E_IO,
+                                       "%s: cannot "
+                                       "start an election",
+                                       path);
         }
         after_sync(raft);
     }
@@ -2216,7 +1493,7 @@ raft_close(struct raft *raft)
         return;
     }
     if (raft->conns && !raft->left && !raft->failed) {
-        transfer_leadership(raft, "this server is shutting down");
+        raft_transfer_leadership(raft, "this server is shutting down");
         raft_conns_run(raft->conns);
     }
     complete_all_commands(raft, RAFT_CMD_SHUTDOWN);
@@ -2226,11 +1503,11 @@ raft_close(struct raft *raft)
     }
     free(raft->deferred);
     raft_conns_destroy(raft->conns);
-    set_clear(&raft->servers);
+    raft_set_clear(&raft->servers);
     free(raft->servers.s);
-    set_clear(&raft->add_servers);
+    raft_set_clear(&raft->add_servers);
     free(raft->add_servers.s);
-    server_destroy(raft->remove_server);
+    raft_server_destroy(raft->remove_server);
     for (size_t i = 0; i < raft->n_remotes; i++) {
         free(raft->remotes[i]);
     }
@@ -2265,8 +1542,11 @@ raft_read_db(struct raft *raft, struct ovsdb **dbp)
     struct cluster_file *cf = raft->cf;
     if (raft->joining) {
         *dbp = placeholder_db(cf->header.name);
-        return *dbp ? NULL : ovsdb_error(OVSDB_E_OVSDB, "%s: bad database "
-                                         "name", cf->header.name);
+        return *dbp ? NULL
+                    : ovsdb_error(OVSDB_E_OVSDB,
+                                  "%s: bad database "
+                                  "name",
+                                  cf->header.name);
     }
     struct uuid eid;
     struct ovsdb_error *error = cluster_file_replay(cf, cf->commit_index,
@@ -2297,12 +1577,12 @@ run_timers(struct raft *raft)
                 for (size_t i = 0; i < raft->servers.n; i++) {
                     raft->servers.s[i]->replied = false;
                 }
-                reset_election_timer(raft);
+                raft_reset_election_timer(raft);
             } else {
-                VLOG_INFO("term %"PRIu64": only %zu of %zu servers replied "
+                VLOG_INFO("term %" PRIu64 ": only %zu of %zu servers replied "
                           "in the last election timeout: stepping down",
                           raft->cf->term, count, raft->servers.n);
-                become_follower(raft);
+                raft_become_follower(raft);
                 start_election(raft, false);
             }
         } else {
@@ -2310,7 +1590,7 @@ run_timers(struct raft *raft)
         }
     }
     if (raft->leaving && now >= raft->leave_timeout) {
-        send_remove_server_requests(raft);
+        raft_send_remove_server_requests(raft);
     }
     if (raft->joining && now >= raft->join_timeout) {
         raft->join_timeout = now + JOIN_RETRY_MSEC;
@@ -2323,11 +1603,12 @@ run_timers(struct raft *raft)
         for (size_t i = 0; i < raft->n_commands;) {
             struct raft_command *cmd = raft->commands[i];
             if (cmd->timestamp
-                && now - cmd->timestamp > 2 * (long long) raft->election_timer) {
-                complete_command(raft, i, (cmd->index
-                                           && raft->role != RAFT_LEADER
-                                           ? RAFT_CMD_LOST_LEADERSHIP
-                                           : RAFT_CMD_TIMEOUT));
+                && now - cmd->timestamp
+                       > 2 * (long long) raft->election_timer) {
+                complete_command(raft, i,
+                                 (cmd->index && raft->role != RAFT_LEADER
+                                      ? RAFT_CMD_LOST_LEADERSHIP
+                                      : RAFT_CMD_TIMEOUT));
             } else {
                 i++;
             }
@@ -2340,12 +1621,12 @@ run_timers(struct raft *raft)
         for (size_t i = 0; i < raft->add_servers.n;) {
             struct server *s = raft->add_servers.s[i];
             if (!raft_conns_is_connected(raft->conns, &s->sid)) {
-                VLOG_INFO("cluster "RAFT_SID_FMT": server %s (%s) "
+                VLOG_INFO("cluster " RAFT_SID_FMT ": server %s (%s) "
                           "disconnected while joining",
                           RAFT_SID_ARGS(&raft->cf->header.cid), s->nickname,
                           s->address);
-                set_remove(&raft->add_servers, s);
-                server_destroy(s);
+                raft_set_remove(&raft->add_servers, s);
+                raft_server_destroy(s);
                 raft->n_disconnections++;
             } else {
                 i++;
@@ -2362,8 +1643,8 @@ raft_run(struct raft *raft)
     }
     raft_conns_run(raft->conns);
     union raft_rpc rpc;
-    for (int i = 0; i < MAX_RECV_PER_RUN
-             && raft_conns_recv(raft->conns, &rpc); i++) {
+    for (int i = 0; i < MAX_RECV_PER_RUN && raft_conns_recv(raft->conns, &rpc);
+         i++) {
         handle_rpc(raft, &rpc);
         raft_rpc_uninit(&rpc);
         if (raft->left || raft->failed) {
@@ -2418,19 +1699,21 @@ raft_sync(struct raft *raft)
 {
     struct cluster_file *cf = raft->cf;
     if (raft->failed) {
-        return ovsdb_error(OVSDB_E_IO, "%s: this server failed to write its "
-                           "log", raft->file_name);
+        return ovsdb_error(OVSDB_E_IO,
+                           "%s: this server failed to write its "
+                           "log",
+                           raft->file_name);
     }
     flush_appends(raft);
     if (!raft->need_sync) {
         return NULL;
     }
-    if (!is_alone(raft)) {
+    if (!raft_is_alone(raft)) {
         sync_now(raft);
         return (raft->failed
-                ? ovsdb_error(OVSDB_E_IO, "%s: writing the log failed",
-                              raft->file_name)
-                : NULL);
+                    ? ovsdb_error(OVSDB_E_IO, "%s: writing the log failed",
+                                  raft->file_name)
+                    : NULL);
     }
 
     /* A cluster of one: a failed batch is cut off again and its commands
@@ -2480,7 +1763,7 @@ raft_get_cid(const struct raft *raft)
 const struct uuid *
 raft_get_sid(const struct raft *raft)
 {
-    return self(raft);
+    return raft_self(raft);
 }
 
 bool
@@ -2592,7 +1875,7 @@ raft_store_snapshot(struct raft *raft, const char *data, size_t size)
 {
     if (raft->joining) {
         return ovsdb_error(OVSDB_E_OVSDB, "cannot store a snapshot while "
-                           "joining cluster");
+                                          "joining cluster");
     }
     struct ovsdb_error *error = cluster_file_save_snapshot(
         raft->cf, raft->applied_index, data, size);
@@ -2617,267 +1900,5 @@ raft_get_file_size(const struct raft *raft)
 /* ---------------------------------------------------------------------
  * Control commands. */
 
-bool
-raft_leave(struct raft *raft, char **errorp)
-{
-    *errorp = NULL;
-    if (raft->leaving) {
-        *errorp = xstrdup("already in progress leaving cluster");
-    } else if (raft->joining) {
-        *errorp = xstrdup("can't leave while join in progress");
-    } else if (raft->failed) {
-        *errorp = xstrdup("can't leave after failure");
-    } else if (raft->left) {
-        *errorp = xstrdup("already left cluster");
-    }
-    if (*errorp) {
-        return false;
-    }
-    VLOG_INFO(RAFT_SID_FMT": starting to leave cluster "RAFT_SID_FMT,
-              RAFT_SID_ARGS(self(raft)),
-              RAFT_SID_ARGS(&raft->cf->header.cid));
-    raft->leaving = true;
-    transfer_leadership(raft, "this server is leaving the cluster");
-    become_follower(raft);
-    raft_conns_set_greeting(raft->conns, RAFT_CONN_LEAVING);
-    send_remove_server_requests(raft);
-    return true;
-}
-
-/* The member that 'id' names: its address, or a prefix of its server id
- * (the longest match wins; a tie names none). */
-static struct server *
-find_server_by_name(const struct raft *raft, const char *id)
-{
-    struct server *best = NULL;
-    size_t best_score = 0, n_best = 0;
-    for (size_t i = 0; i < raft->servers.n; i++) {
-        struct server *s = raft->servers.s[i];
-        char sid[UUID_LEN + 1];
-        uuid_to_string(&s->sid, sid);
-        size_t len = strlen(id);
-        size_t score = (!strcmp(id, s->address) ? SIZE_MAX
-                        : len >= 4 && len <= UUID_LEN
-                        && !strncasecmp(sid, id, len) ? len : 0);
-        if (!score) {
-            continue;
-        }
-        if (score > best_score) {
-            best = s;
-            best_score = score;
-            n_best = 1;
-        } else if (score == best_score) {
-            n_best++;
-        }
-    }
-    return n_best == 1 ? best : NULL;
-}
-
-bool
-raft_kick(struct raft *raft, const char *id, char **replyp)
-{
-    *replyp = NULL;
-    struct server *s = find_server_by_name(raft, id);
-    if (!s) {
-        *replyp = xstrdup("unknown server");
-        return false;
-    }
-    if (is_self(raft, &s->sid)) {
-        if (!raft_leave(raft, replyp)) {
-            return false;
-        }
-        return true;
-    }
-    if (raft->role == RAFT_LEADER) {
-        struct ds reply = DS_EMPTY_INITIALIZER;
-        struct uuid zero;
-        uuid_zero(&zero);
-        bool ok = remove_server(raft, &s->sid, &zero, &reply);
-        *replyp = ds_steal_cstr(&reply);
-        return ok;
-    }
-    if (uuid_is_zero(&raft->leader) || !raft->conns
-        || !raft_conns_is_connected(raft->conns, &raft->leader)) {
-        *replyp = xstrdup("failed to send removal request");
-        return false;
-    }
-    union raft_rpc rpc = { .remove_server_request = {
-            .common = { .type = RAFT_RPC_REMOVE_SERVER_REQUEST,
-                        .to = raft->leader, .comment = "via unixctl" },
-            .server_id = s->sid,
-        } };
-    send_rpc(raft, &rpc);
-    *replyp = xstrdup("sent removal request to leader");
-    return true;
-}
-
-bool
-raft_change_election_timer(struct raft *raft, const char *ms_s,
-                           char **replyp)
-{
-    if (raft->role != RAFT_LEADER) {
-        *replyp = xstrdup("election timer must be changed through leader.");
-        return false;
-    }
-    if (raft->election_timer_new) {
-        *replyp = xstrdup("election timer change pending.");
-        return false;
-    }
-    uint64_t ms = strtoull(ms_s, NULL, 10);
-    if (ms == raft->election_timer) {
-        *replyp = xstrdup("change election timer to current value.");
-        return true;
-    }
-    if (ms < CLUSTER_ELECTION_TIMER_MIN || ms > CLUSTER_ELECTION_TIMER_MAX) {
-        *replyp = xasprintf("election timer must be between %d and %d, in "
-                            "msec.", CLUSTER_ELECTION_TIMER_MIN,
-                            CLUSTER_ELECTION_TIMER_MAX);
-        return false;
-    }
-    if (ms > raft->election_timer * 2) {
-        *replyp = xstrdup("election timer increase should not exceed the "
-                          "current value x 2.");
-        return false;
-    }
-    raft->election_timer_new = ms;
-    enum raft_command_status status;
-    initiate(raft, NULL, 0, NULL, NULL, ms, &status);
-    *replyp = xstrdup("change of election timer initiated.");
-    return true;
-}
-
 /* ---------------------------------------------------------------------
  * cluster/status. */
-
-static void
-put_id(struct ds *out, const struct uuid *id)
-{
-    ds_put_format(out, RAFT_SID_FMT" ("UUID_FMT")", RAFT_SID_ARGS(id),
-                  UUID_ARGS(id));
-}
-
-static void
-put_sid(struct ds *out, const char *title, const struct raft *raft,
-        const struct uuid *sid)
-{
-    ds_put_format(out, "%s: ", title);
-    if (is_self(raft, sid)) {
-        ds_put_cstr(out, "self");
-    } else if (uuid_is_zero(sid)) {
-        ds_put_cstr(out, "unknown");
-    } else {
-        ds_put_cstr(out, nickname(raft, sid));
-    }
-    ds_put_char(out, '\n');
-}
-
-void
-raft_put_status(const struct raft *raft, struct ds *out)
-{
-    const struct cluster_file *cf = raft->cf;
-    long long now = time_msec();
-    const struct uuid *cid = raft_get_cid(raft);
-
-    ds_put_format(out, "%s\n", raft->local_nickname);
-    ds_put_format(out, "Name: %s\n", raft_get_name(raft));
-    ds_put_cstr(out, "Cluster ID: ");
-    if (uuid_is_zero(cid)) {
-        ds_put_cstr(out, "not yet known");
-    } else {
-        put_id(out, cid);
-    }
-    ds_put_cstr(out, "\nServer ID: ");
-    put_id(out, self(raft));
-    ds_put_format(out, "\nAddress: %s\n", raft_get_local_address(raft));
-    ds_put_format(out, "Status: %s\n",
-                  raft->joining ? "joining cluster"
-                  : raft->leaving ? "leaving cluster"
-                  : raft->left ? "left cluster"
-                  : raft->failed ? "failed"
-                  : raft->candidate_retrying
-                  ? "disconnected from the cluster (election timeout)"
-                  : "cluster member");
-    if (raft->joining) {
-        ds_put_cstr(out, "Remotes for joining:");
-        for (size_t i = 0; i < raft->n_remotes; i++) {
-            ds_put_format(out, " %s", raft->remotes[i]);
-        }
-        ds_put_char(out, '\n');
-    }
-    if (raft->role == RAFT_LEADER) {
-        for (size_t i = 0; i < raft->add_servers.n; i++) {
-            const struct server *s = raft->add_servers.s[i];
-            ds_put_format(out, "Adding server %s ("RAFT_SID_FMT" at %s) "
-                          "(%s)\n", s->nickname, RAFT_SID_ARGS(&s->sid),
-                          s->address, phase_to_string(s->phase));
-        }
-        const struct server *rs = raft->remove_server;
-        if (rs) {
-            ds_put_format(out, "Removing server %s ("RAFT_SID_FMT" at %s) "
-                          "(%s)\n", rs->nickname, RAFT_SID_ARGS(&rs->sid),
-                          rs->address, phase_to_string(rs->phase));
-        }
-    }
-    ds_put_format(out, "Role: %s\n", role_to_string(raft->role));
-    ds_put_format(out, "Term: %"PRIu64"\n", cf->term);
-    put_sid(out, "Leader", raft, &raft->leader);
-    put_sid(out, "Vote", raft, &cf->vote);
-    ds_put_char(out, '\n');
-    if (raft->election_start) {
-        ds_put_format(out, "Last Election started %lld ms ago, reason: "
-                      "%s\n", now - raft->election_start,
-                      raft->leadership_transfer ? "leadership_transfer"
-                      : "timeout");
-    }
-    if (raft->election_won) {
-        ds_put_format(out, "Last Election won: %lld ms ago\n",
-                      now - raft->election_won);
-    }
-    ds_put_format(out, "Election timer: %"PRIu64, raft->election_timer);
-    if (raft->role == RAFT_LEADER && raft->election_timer_new) {
-        ds_put_format(out, " (changing to %"PRIu64")",
-                      raft->election_timer_new);
-    }
-    ds_put_char(out, '\n');
-    ds_put_format(out, "Log: [%"PRIu64", %"PRIu64"]\n", cf->log_start,
-                  cf->log_end);
-    ds_put_format(out, "Entries not yet committed: %"PRIu64"\n",
-                  cf->log_end - cf->commit_index - 1);
-    ds_put_format(out, "Entries not yet applied: %"PRIu64"\n",
-                  cf->log_end - MIN(cf->log_end - 1, raft->applied_index)
-                  - 1);
-    ds_put_cstr(out, "Connections:");
-    if (raft->conns) {
-        raft_conns_format(raft->conns, out);
-    }
-    ds_put_char(out, '\n');
-    ds_put_format(out, "Disconnections: %u\n",
-                  raft->n_disconnections
-                  + (raft->conns
-                     ? raft_conns_get_n_disconnections(raft->conns) : 0));
-    ds_put_cstr(out, "Servers:\n");
-    for (size_t i = 0; i < raft->servers.n; i++) {
-        const struct server *s = raft->servers.s[i];
-        ds_put_format(out, "    %s ("RAFT_SID_FMT" at %s)", s->nickname,
-                      RAFT_SID_ARGS(&s->sid), s->address);
-        if (is_self(raft, &s->sid)) {
-            ds_put_cstr(out, " (self)");
-        }
-        if (s->phase != PHASE_STABLE) {
-            ds_put_format(out, " (%s)", phase_to_string(s->phase));
-        }
-        if (raft->role == RAFT_CANDIDATE) {
-            if (!uuid_is_zero(&s->vote)) {
-                ds_put_format(out, " (voted for %s)",
-                              nickname(raft, &s->vote));
-            }
-        } else if (raft->role == RAFT_LEADER) {
-            ds_put_format(out, " next_index=%"PRIu64" match_index=%"PRIu64,
-                          s->next_index, s->match_index);
-        }
-        if (s->last_msg) {
-            ds_put_format(out, " last msg %lld ms ago", now - s->last_msg);
-        }
-        ds_put_char(out, '\n');
-    }
-}

@@ -146,8 +146,7 @@ long long raft_get_file_size(const struct raft *);
  * 'ms' (text) on the leader. */
 bool raft_leave(struct raft *, char **replyp);
 bool raft_kick(struct raft *, const char *id, char **replyp);
-bool raft_change_election_timer(struct raft *, const char *ms,
-                                char **replyp);
+bool raft_change_election_timer(struct raft *, const char *ms, char **replyp);
 
 /* Appends the "cluster/status" report, in the reference's layout. */
 void raft_put_status(const struct raft *, struct ds *out);

@@ -989,7 +989,8 @@ ovsdb_server_run(struct ovsdb_server *srv)
              * reference: stop serving it. */
             char *name = xstrdup(srv->dbs[i]->name);
             VLOG_INFO("%s: removing database because storage disconnected "
-                      "permanently", name);
+                      "permanently",
+                      name);
             ovsdb_error_destroy(ovsdb_server_remove_db(srv, name));
             free(name);
             break;
