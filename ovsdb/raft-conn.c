@@ -81,10 +81,8 @@ make_passive(const char *address)
                      address + 4);
 }
 
-/* The reference's short name for a peer: a unix socket's file name up to
- * the first '.', else the first 4 hex digits of its server ID. */
-static char *
-make_nickname(const char *address, const struct uuid *sid)
+char *
+raft_conns_nickname(const char *address, const struct uuid *sid)
 {
     if (address && !strncmp(address, "unix:", 5)) {
         const char *p = strrchr(address + 5, '/');
@@ -189,9 +187,9 @@ add_conn(struct raft_conns *rc, struct jsonrpc_session *js,
         c->sid = *sid;
     }
     c->address = address ? xstrdup(address) : NULL;
-    c->nickname = make_nickname(address ? address
-                                        : jsonrpc_session_get_name(js),
-                                &c->sid);
+    c->nickname = raft_conns_nickname(address ? address
+                                              : jsonrpc_session_get_name(js),
+                                      &c->sid);
     c->incoming = incoming;
     c->seqno = jsonrpc_session_get_seqno(js);
     jsonrpc_session_set_probe_interval(js, rc->probe_interval);
@@ -515,7 +513,7 @@ accept_rpc(struct raft_conns *rc, struct conn *c, const union raft_rpc *rpc)
         VLOG_INFO("%s: learned server ID " UUID_FMT,
                   jsonrpc_session_get_name(c->js), UUID_ARGS(&c->sid));
         free(c->nickname);
-        c->nickname = make_nickname(c->address, &c->sid);
+        c->nickname = raft_conns_nickname(c->address, &c->sid);
         flush_queue(rc, c);
     } else if (!uuid_equals(&c->sid, &rpc->common.from)) {
         VLOG_WARN("%s: ignoring message with unexpected server ID " UUID_FMT
@@ -530,7 +528,7 @@ accept_rpc(struct raft_conns *rc, struct conn *c, const union raft_rpc *rpc)
                            : rpc->type == RAFT_RPC_ADD_SERVER_REQUEST
                            ? rpc->add_server_request.address : NULL);
     if (address && c->incoming) {
-        char *nickname = make_nickname(address, &c->sid);
+        char *nickname = raft_conns_nickname(address, &c->sid);
         if (strcmp(nickname, c->nickname)) {
             VLOG_INFO("%s: learned remote address %s",
                       jsonrpc_session_get_name(c->js), address);

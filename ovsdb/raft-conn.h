@@ -103,6 +103,11 @@ unsigned int raft_conns_get_n_disconnections(const struct raft_conns *);
 bool raft_conns_is_connected(const struct raft_conns *,
                              const struct uuid *sid);
 
+/* The reference's short name for a server at 'address' (may be NULL)
+ * with id 'sid': a unix socket's file name up to the first '.', else the
+ * first 4 hex digits of its server ID.  Caller must free with free(). */
+char *raft_conns_nickname(const char *address, const struct uuid *sid);
+
 /* Number of sessions (outgoing and incoming). */
 size_t raft_conns_count(const struct raft_conns *);
 

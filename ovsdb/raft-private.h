@@ -166,7 +166,6 @@ void raft_send_append_request(struct raft *, struct server *, uint64_t n,
                               const char *comment);
 
 /* ovsdb/raft-servers.c: servers and sets of them. */
-char *raft_address_to_nickname(const char *address, const struct uuid *);
 void raft_server_destroy(struct server *);
 struct server *raft_set_find(const struct server_set *, const struct uuid *);
 void raft_set_remove(struct server_set *, const struct server *);

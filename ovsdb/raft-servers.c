@@ -43,29 +43,13 @@ phase_to_string(enum server_phase phase)
     return "<error>";
 }
 
-/* The reference's short name for a server: a unix socket's base name, or
- * the first 4 hex digits of its id.  Caller must free with free(). */
-char *
-raft_address_to_nickname(const char *address, const struct uuid *sid)
-{
-    if (address && !strncmp(address, "unix:", 5)) {
-        const char *p = strrchr(address + 5, '/');
-        p = p ? p + 1 : address + 5;
-        size_t len = strcspn(p, ".");
-        if (len) {
-            return xasprintf("%.*s", (int) len, p);
-        }
-    }
-    return xasprintf(RAFT_SID_FMT, RAFT_SID_ARGS(sid));
-}
-
 static struct server *
 server_create(const struct uuid *sid, const char *address)
 {
     struct server *s = xzalloc(sizeof *s);
     s->sid = *sid;
     s->address = xstrdup(address);
-    s->nickname = raft_address_to_nickname(address, sid);
+    s->nickname = raft_conns_nickname(address, sid);
     return s;
 }
 

@@ -1439,8 +1439,8 @@ raft_open(const char *path, struct raft **raftp)
     raft->joining = cf->header.joining;
     raft->applied_index = cf->header.snap_index;
     raft->applied_eid = cf->header.snap.eid;
-    raft->local_nickname = raft_address_to_nickname(cf->header.local_address,
-                                                    &cf->header.sid);
+    raft->local_nickname = raft_conns_nickname(cf->header.local_address,
+                                               &cf->header.sid);
     raft->election_timer = (raft->joining
                                 ? CLUSTER_ELECTION_TIMER_DEFAULT
                                 : cluster_file_get_election_timer(cf));
