@@ -11,6 +11,7 @@ EXTRA_DIST += \
 	tests/client/ref-server.sh \
 	tests/client/remotes.sh \
 	tests/cluster-util.c \
+	tests/cluster/leave-kick.sh \
 	tests/cluster/lib.sh \
 	tests/cluster/members.sh \
 	tests/cluster/mixed-join.sh \
