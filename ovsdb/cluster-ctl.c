@@ -4,6 +4,7 @@
 
 #include "ovsdb/cluster-ctl.h"
 
+#include <stdlib.h>
 #include "lib/ds.h"
 #include "lib/unixctl.h"
 #include "lib/uuid.h"
@@ -69,10 +70,62 @@ sid_cb(struct unixctl_conn *conn, int argc OVS_UNUSED, const char *argv[],
     }
 }
 
+/* Replies with 'msg' (takes ownership) as the reply or as the error. */
+static void
+reply_free(struct unixctl_conn *conn, bool ok, char *msg)
+{
+    if (ok) {
+        unixctl_command_reply(conn, msg);
+    } else {
+        unixctl_command_reply_error(conn, msg);
+    }
+    free(msg);
+}
+
+static void
+leave_cb(struct unixctl_conn *conn, int argc OVS_UNUSED, const char *argv[],
+         void *srv)
+{
+    struct raft *raft = find_raft(conn, srv, argv[1]);
+    if (raft) {
+        char *msg;
+        bool ok = raft_leave(raft, &msg);
+        reply_free(conn, ok, msg);
+    }
+}
+
+static void
+kick_cb(struct unixctl_conn *conn, int argc OVS_UNUSED, const char *argv[],
+        void *srv)
+{
+    struct raft *raft = find_raft(conn, srv, argv[1]);
+    if (raft) {
+        char *msg;
+        bool ok = raft_kick(raft, argv[2], &msg);
+        reply_free(conn, ok, msg);
+    }
+}
+
+static void
+change_election_timer_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                         const char *argv[], void *srv)
+{
+    struct raft *raft = find_raft(conn, srv, argv[1]);
+    if (raft) {
+        char *msg;
+        bool ok = raft_change_election_timer(raft, argv[2], &msg);
+        reply_free(conn, ok, msg);
+    }
+}
+
 void
 cluster_ctl_register(struct ovsdb_server *srv)
 {
     unixctl_command_register("cluster/status", "DB", 1, 1, status_cb, srv);
     unixctl_command_register("cluster/cid", "DB", 1, 1, cid_cb, srv);
     unixctl_command_register("cluster/sid", "DB", 1, 1, sid_cb, srv);
+    unixctl_command_register("cluster/leave", "DB", 1, 1, leave_cb, srv);
+    unixctl_command_register("cluster/kick", "DB SERVER", 2, 2, kick_cb, srv);
+    unixctl_command_register("cluster/change-election-timer", "DB TIME", 2, 2,
+                             change_election_timer_cb, srv);
 }

@@ -1,7 +1,8 @@
 /* ovsdb/cluster-ctl.h: the "cluster/..." control commands of ovsdb-server
  * (ovsdb-server(1) "CLUSTERED DATABASES"), with the reference's names,
- * arguments, output and errors: cluster/status, cluster/cid, cluster/sid
- * for the clustered databases that 'srv' serves. */
+ * arguments, output and errors: cluster/status, cluster/cid, cluster/sid,
+ * cluster/leave, cluster/kick and cluster/change-election-timer for the
+ * clustered databases that 'srv' serves. */
 #ifndef OVSDB_CLUSTER_CTL_H
 #define OVSDB_CLUSTER_CTL_H 1
 

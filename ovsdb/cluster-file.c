@@ -625,6 +625,14 @@ cluster_file_write_note(struct cluster_file *cf, struct ds *batch,
 }
 
 void
+cluster_file_forget(struct cluster_file *cf, uint64_t log_end,
+                    unsigned long long n_records)
+{
+    truncate_log(cf, MAX(log_end, cf->commit_index + 1));
+    cf->n_records = n_records;
+}
+
+void
 cluster_file_mark(const struct cluster_file *cf, struct cluster_file_mark *m)
 {
     m->log_end = cf->log_end;
@@ -760,6 +768,92 @@ cluster_file_save_snapshot(struct cluster_file *cf, uint64_t applied_index,
     ovsdb_error_destroy(cf->tail_error);
     cf->tail_error = NULL;
     return NULL;
+}
+
+struct ovsdb_error *
+cluster_file_install_snapshot(struct cluster_file *cf, const struct uuid *cid,
+                              uint64_t index, uint64_t term,
+                              const struct uuid *eid, const json_t *servers,
+                              uint64_t election_timer, const char *data,
+                              size_t data_size)
+{
+    if (index + 1 < cf->log_end || index < cf->commit_index) {
+        return OVSDB_BUG("installed snapshot does not cover the log");
+    }
+    struct raft_header h = cf->header;
+    h.joining = false;
+    h.remote_addresses = NULL;
+    h.n_remote_addresses = 0;
+    if (cid) {
+        h.cid = *cid;
+    }
+    h.snap_index = index;
+    h.snap = (struct raft_entry){
+        .term = term,
+        .eid = eid ? *eid : (struct uuid){ { 0 } },
+        .servers = (json_t *) servers,
+        .election_timer = election_timer,
+    };
+    struct snapshot_writer w = {
+        .cf = cf, .h = &h, .data = data, .data_size = data_size
+    };
+    struct ovsdb_error *error = ovsdb_log_replace(cf->log, write_snapshot, &w);
+    if (error) {
+        return error;
+    }
+
+    truncate_log(cf, cf->log_start);
+    for (size_t i = 0; i < cf->header.n_remote_addresses; i++) {
+        free(cf->header.remote_addresses[i]);
+    }
+    free(cf->header.remote_addresses);
+    cf->header.remote_addresses = NULL;
+    cf->header.n_remote_addresses = 0;
+    cf->header.joining = false;
+    cf->header.cid = h.cid;
+    raft_entry_destroy(&cf->header.snap);
+    cf->header.snap = h.snap;
+    cf->header.snap.servers = json_deep_copy(servers);
+    cf->header.snap_index = index;
+    cf->log_start = cf->log_end = index + 1;
+    cf->commit_index = index;
+    cf->n_records = w.n_records;
+    ovsdb_error_destroy(cf->tail_error);
+    cf->tail_error = NULL;
+    return NULL;
+}
+
+struct ovsdb_error *
+cluster_file_read_snapshot_data(const char *path, json_t **datap)
+{
+    *datap = NULL;
+    struct ovsdb_log *log;
+    struct ovsdb_error *error = ovsdb_log_open_kind(path, OVSDB_LOG_READ_ONLY,
+                                                    OVSDB_LOG_CLUSTERED, &log);
+    if (error) {
+        return error;
+    }
+    json_t *json;
+    error = ovsdb_log_read(log, &json);
+    ovsdb_log_close(log);
+    if (error) {
+        return error;
+    } else if (!json) {
+        return ovsdb_error(OVSDB_E_OVSDB,
+                           "%s: clustered database file has "
+                           "no header",
+                           path);
+    }
+    struct raft_header h;
+    error = raft_header_from_json(&h, json);
+    json_decref(json);
+    if (error) {
+        return error;
+    }
+    *datap = h.snap.data;
+    h.snap.data = NULL;
+    raft_header_destroy(&h);
+    return *datap ? NULL : ovsdb_error(OVSDB_E_OVSDB, "%s: no snapshot", path);
 }
 
 /* ---------------------------------------------------------------------

@@ -210,6 +210,13 @@ struct ovsdb_error *cluster_file_write_note(struct cluster_file *,
 void cluster_file_set_commit_index(struct cluster_file *,
                                    uint64_t commit_index);
 
+/* Forgets, in memory, the entries from 'log_end' on (never committed ones)
+ * and sets the record count back to 'n_records': for a caller that cut
+ * the records written after that point off the file again (a failed
+ * fsync, ovsdb_log_commit_block_or_undo()). */
+void cluster_file_forget(struct cluster_file *, uint64_t log_end,
+                         unsigned long long n_records);
+
 /* The state that cluster_file_rollback() restores: the log end, commit
  * index, term, vote, leader and record count. */
 struct cluster_file_mark {
@@ -234,6 +241,28 @@ struct ovsdb_error *cluster_file_save_snapshot(struct cluster_file *,
                                                uint64_t applied_index,
                                                const char *data,
                                                size_t data_size)
+    WARN_UNUSED_RESULT;
+
+/* Replaces the whole log by a snapshot received from the leader, as the
+ * reference installs one: rewrites the file atomically as a header whose
+ * snapshot is entry 'index' (at or past the last entry of the log) of term
+ * 'term' with 'eid' (may be NULL), configuration 'servers' and
+ * 'election_timer' (borrowed) and DATA 'data' ('data_size' bytes of JSON
+ * text, borrowed), then the current term (or vote).  A joining file
+ * becomes a member's file of cluster 'cid' (if nonnull).  Afterward the
+ * log is empty, starting at index + 1, and 'index' is committed.  On error
+ * the file and the state are unchanged. */
+struct ovsdb_error *cluster_file_install_snapshot(
+    struct cluster_file *, const struct uuid *cid, uint64_t index,
+    uint64_t term, const struct uuid *eid, const json_t *servers,
+    uint64_t election_timer, const char *data, size_t data_size)
+    WARN_UNUSED_RESULT;
+
+/* Reads the snapshot DATA from the header of the clustered file 'path'
+ * (which may be open elsewhere): stores it in '*datap' (new reference).
+ * For a leader that sends its snapshot without keeping it in memory. */
+struct ovsdb_error *cluster_file_read_snapshot_data(const char *path,
+                                                    json_t **datap)
     WARN_UNUSED_RESULT;
 
 /* Builds the database of 'cf' after entry 'last_index' (log_start - 1 for

@@ -25,6 +25,9 @@ VLOG_MODULE(raft_conn);
  * looks at the next, so one busy peer cannot starve the others. */
 #define MAX_RECV_BURST 50
 
+/* The largest message accepted from a peer: in effect none. */
+#define RAFT_CONN_MAX_MSG_SIZE ((size_t) 1 << 40)
+
 struct conn {
     struct jsonrpc_session *js;
     struct uuid sid;            /* Peer's server ID, or zeros if unknown. */
@@ -56,6 +59,7 @@ struct raft_conns {
     size_t n_conns, allocated_conns;
     size_t recv_next;           /* Round-robin position for recv. */
     size_t recv_burst;          /* Messages taken from 'recv_next'. */
+    unsigned int n_disconnections; /* Sessions closed. */
 
     struct peer_queue **queues;
     size_t n_queues, allocated_queues;
@@ -77,10 +81,8 @@ make_passive(const char *address)
                      address + 4);
 }
 
-/* The reference's short name for a peer: a unix socket's file name up to
- * the first '.', else the first 4 hex digits of its server ID. */
-static char *
-make_nickname(const char *address, const struct uuid *sid)
+char *
+raft_conns_nickname(const char *address, const struct uuid *sid)
 {
     if (address && !strncmp(address, "unix:", 5)) {
         const char *p = strrchr(address + 5, '/');
@@ -185,12 +187,16 @@ add_conn(struct raft_conns *rc, struct jsonrpc_session *js,
         c->sid = *sid;
     }
     c->address = address ? xstrdup(address) : NULL;
-    c->nickname = make_nickname(address ? address
-                                        : jsonrpc_session_get_name(js),
-                                &c->sid);
+    c->nickname = raft_conns_nickname(address ? address
+                                              : jsonrpc_session_get_name(js),
+                                      &c->sid);
     c->incoming = incoming;
     c->seqno = jsonrpc_session_get_seqno(js);
     jsonrpc_session_set_probe_interval(js, rc->probe_interval);
+    /* A snapshot travels in one message, as big as the database: the
+     * reference sets no limit between members, nor do we. */
+    jsonrpc_session_set_limits(js, RAFT_CONN_MAX_MSG_SIZE,
+                               JSONRPC_DEFAULT_MAX_DEPTH);
     if (rc->n_conns >= rc->allocated_conns) {
         rc->conns = x2nrealloc(rc->conns, &rc->allocated_conns,
                                sizeof *rc->conns);
@@ -206,6 +212,7 @@ remove_conn(struct raft_conns *rc, size_t i)
              ? "<-" : "->", rc->conns[i]->nickname,
              jsonrpc_session_get_name(rc->conns[i]->js));
     conn_destroy(rc->conns[i]);
+    rc->n_disconnections++;
     memmove(&rc->conns[i], &rc->conns[i + 1],
             (rc->n_conns - i - 1) * sizeof *rc->conns);
     rc->n_conns--;
@@ -506,7 +513,7 @@ accept_rpc(struct raft_conns *rc, struct conn *c, const union raft_rpc *rpc)
         VLOG_INFO("%s: learned server ID " UUID_FMT,
                   jsonrpc_session_get_name(c->js), UUID_ARGS(&c->sid));
         free(c->nickname);
-        c->nickname = make_nickname(c->address, &c->sid);
+        c->nickname = raft_conns_nickname(c->address, &c->sid);
         flush_queue(rc, c);
     } else if (!uuid_equals(&c->sid, &rpc->common.from)) {
         VLOG_WARN("%s: ignoring message with unexpected server ID " UUID_FMT
@@ -521,7 +528,7 @@ accept_rpc(struct raft_conns *rc, struct conn *c, const union raft_rpc *rpc)
                            : rpc->type == RAFT_RPC_ADD_SERVER_REQUEST
                            ? rpc->add_server_request.address : NULL);
     if (address && c->incoming) {
-        char *nickname = make_nickname(address, &c->sid);
+        char *nickname = raft_conns_nickname(address, &c->sid);
         if (strcmp(nickname, c->nickname)) {
             VLOG_INFO("%s: learned remote address %s",
                       jsonrpc_session_get_name(c->js), address);
@@ -568,6 +575,23 @@ raft_conns_recv(struct raft_conns *rc, union raft_rpc *rpc)
     }
     rc->recv_burst = 0;
     return false;
+}
+
+void
+raft_conns_regreet(struct raft_conns *rc)
+{
+    for (size_t i = 0; i < rc->n_conns; i++) {
+        struct conn *c = rc->conns[i];
+        if (jsonrpc_session_is_connected(c->js)) {
+            send_greeting(rc, c);
+        }
+    }
+}
+
+unsigned int
+raft_conns_get_n_disconnections(const struct raft_conns *rc)
+{
+    return rc->n_disconnections;
 }
 
 bool

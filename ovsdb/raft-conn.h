@@ -92,9 +92,21 @@ bool raft_conns_recv(struct raft_conns *, union raft_rpc *rpc);
  * if it was queued for later (or 'to' is zero or ourselves: dropped). */
 bool raft_conns_send(struct raft_conns *, const union raft_rpc *rpc);
 
+/* Sends the greeting again on every connected session, incoming ones
+ * too (a joining server repeats its add_server_request so). */
+void raft_conns_regreet(struct raft_conns *);
+
+/* Number of sessions closed so far (for cluster/status). */
+unsigned int raft_conns_get_n_disconnections(const struct raft_conns *);
+
 /* True if some connection to server 'sid' is up. */
 bool raft_conns_is_connected(const struct raft_conns *,
                              const struct uuid *sid);
+
+/* The reference's short name for a server at 'address' (may be NULL)
+ * with id 'sid': a unix socket's file name up to the first '.', else the
+ * first 4 hex digits of its server ID.  Caller must free with free(). */
+char *raft_conns_nickname(const char *address, const struct uuid *sid);
 
 /* Number of sessions (outgoing and incoming). */
 size_t raft_conns_count(const struct raft_conns *);

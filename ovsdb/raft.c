@@ -1,148 +1,1421 @@
 /* ovsdb/raft.c: this server's Raft member.  See raft.h.
  *
  * The persistent state (term, vote, log, commit index, snapshot) is the
- * clustered file's, read and written through ovsdb/cluster-file; this
- * module adds the volatile state (role, leader, what is applied) and the
- * rules of the protocol. */
+ * clustered file's, read and written through ovsdb/cluster-file; the
+ * connections to the other members are ovsdb/raft-conn's.  This module
+ * adds the volatile state (role, leader, the leader's view of each server,
+ * what is applied, pending commands) and the rules of the protocol, as
+ * Open vSwitch 3.1 runs it (tests/data/raft/README.md).
+ *
+ * Durability: a record is written when the state changes, and one fsync
+ * at the end of each raft_run() (or in raft_sync()) makes everything
+ * written so far durable.  A message that promises something not on disk
+ * yet (a vote, a term, log entries up to an index) waits in 'deferred'
+ * until that fsync, as raft_rpc_get_min_sync_index() says; messages to
+ * the same server keep their order. */
 #include <config.h>
 
 #include "ovsdb/raft.h"
 
 #include <inttypes.h>
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 #include "lib/allocator.h"
 #include "lib/ds.h"
+#include "lib/json-util.h"
+#include "lib/poll-loop.h"
 #include "lib/timeval.h"
 #include "lib/vlog.h"
 #include "ovsdb/cluster-file.h"
 #include "ovsdb/error.h"
 #include "ovsdb/log.h"
 #include "ovsdb/ovsdb.h"
+#include "ovsdb/raft-conn.h"
+#include "ovsdb/raft-private.h"
+#include "ovsdb/schema.h"
 
 VLOG_DEFINE_THIS_MODULE(raft);
 
-enum raft_role {
-    RAFT_FOLLOWER,
-    RAFT_CANDIDATE,
-    RAFT_LEADER,
-};
+/* The election timeout is the election timer plus up to this much. */
+#define ELECTION_RANGE_MSEC 1000
+/* A joining server repeats its add_server_request this often. */
+#define JOIN_RETRY_MSEC 1000
+/* Bounds for one append_request that catches a server up. */
+#define MAX_APPEND_ENTRIES 4096
+#define MAX_APPEND_BYTES (16 * 1024 * 1024)
+/* Messages handled in one raft_run() before the loop runs again. */
+#define MAX_RECV_PER_RUN 5000
 
-struct raft {
-    char *file_name;
-    struct cluster_file *cf;
-    enum raft_role role;
-    struct uuid leader;             /* Zero if unknown. */
 
-    /* Elections, for cluster/status. */
-    long long election_start;       /* time_msec(), or 0 if none yet. */
-    long long election_won;         /* time_msec(), or 0. */
-    const char *election_reason;
-    uint64_t leader_start_index;    /* log_end when this server won. */
+static void start_election(struct raft *, bool leadership_transfer);
+static void update_commit_index(struct raft *, uint64_t);
+static void consider_commit(struct raft *);
+static void fail(struct raft *, struct ovsdb_error *);
 
-    /* What the database above has applied. */
-    uint64_t applied_index;
-    struct uuid applied_eid;
-
-    /* Entries appended since the last raft_sync(): their records, written
-     * with one write at the sync, and the state to go back to if that
-     * write or its fsync fails. */
-    struct ds batch;
-    unsigned long long batch_records;
-    struct cluster_file_mark sync_mark;
-
-    unsigned int n_disconnections;
-
-    /* Commands whose entries are in the local log but not committed, in
-     * log order. */
-    struct raft_command **commands;
-    size_t n_commands, allocated_commands;
-};
-
-struct raft_command {
-    int n_refs;                     /* The caller's, and raft's if listed. */
-    enum raft_command_status status;
-    uint64_t index;                 /* 0 if none assigned. */
-    struct uuid eid;
-};
-
-static void complete_commands(struct raft *, uint64_t commit_index,
-                              enum raft_command_status);
-static void set_applied(struct raft *, uint64_t index,
-                        const struct uuid *eid);
-
-static const char *
-role_to_string(enum raft_role role)
+const char *
+raft_role_to_string(enum raft_role role)
 {
     switch (role) {
-    case RAFT_FOLLOWER: return "follower";
-    case RAFT_CANDIDATE: return "candidate";
-    case RAFT_LEADER: return "leader";
+    case RAFT_FOLLOWER:
+        return "follower";
+    case RAFT_CANDIDATE:
+        return "candidate";
+    case RAFT_LEADER:
+        return "leader";
     }
     return "<error>";
 }
 
-/* Notes where the file stands, so that raft_sync() can cut off what is
- * written after this if it fails. */
+/* ---------------------------------------------------------------------
+ * Timers. */
+
+static unsigned int
+random_msec(unsigned int range)
+{
+    struct uuid u;
+    uuid_generate(&u);
+    return u.parts[0] % range;
+}
+
+void
+raft_reset_election_timer(struct raft *raft)
+{
+    raft->election_base = time_msec();
+    raft->election_timeout = (raft->election_base + raft->election_timer
+                              + random_msec(ELECTION_RANGE_MSEC));
+}
+
+static void
+reset_ping_timer(struct raft *raft)
+{
+    raft->ping_timeout = time_msec() + raft->election_timer / 3;
+}
+
+static void
+set_election_timer(struct raft *raft, uint64_t ms)
+{
+    if (ms && ms != raft->election_timer) {
+        raft->election_timer = ms;
+        if (raft->conns) {
+            raft_conns_set_election_timer(raft->conns, ms);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------
+ * Writing, with the durability rules. */
+
+/* Notes where the file stands after an fsync. */
 static void
 mark_synced(struct raft *raft)
 {
-    ds_clear(&raft->batch);
-    raft->batch_records = 0;
-    cluster_file_mark(raft->cf, &raft->sync_mark);
+    struct cluster_file *cf = raft->cf;
+    raft->sync_log_end = cf->log_end;
+    raft->sync_offset = ovsdb_log_get_offset(cf->log);
+    raft->sync_records = ovsdb_log_get_n_records(cf->log);
+    raft->sync_cf_records = cf->n_records;
+    raft->log_synced = cf->log_end - 1;
+    raft->synced_term = cf->term;
+    raft->synced_vote = cf->vote;
+    raft->need_sync = false;
 }
 
-/* True if this server is the only voting member of its configuration. */
-static bool
-is_alone(const struct raft *raft)
+/* Logs a write error of a record that does not need to be durable. */
+void
+raft_ignore_error(struct raft *raft, struct ovsdb_error *error)
 {
-    const json_t *servers = cluster_file_get_servers(raft->cf);
-    return (servers && json_object_size(servers) == 1
-            && raft_servers_contain(servers, &raft->cf->header.sid));
+    if (error) {
+        char *s = ovsdb_error_to_string_free(error);
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+        VLOG_WARN_RL(&rl, "%s: %s", raft->file_name, s);
+        free(s);
+    }
 }
 
-/* A cluster of one wins its election at once: a new term with its own
- * vote, then (as the reference) the leader record and a no-op entry of the
- * new term, which commits everything before it. */
+static bool
+set_term(struct raft *raft, uint64_t term, const struct uuid *vote)
+{
+    struct ovsdb_error *error = cluster_file_write_term(raft->cf, NULL, term,
+                                                        vote);
+    if (error) {
+        fail(raft, error);
+        return false;
+    }
+    raft->need_sync = true;
+    return true;
+}
+
+/* Ends with 'status' every listed command whose entry has an index at or
+ * past 'from' (those entries were cut off the log). */
+static void complete_truncated(struct raft *, uint64_t from,
+                               enum raft_command_status);
+
+/* Writes an entry at 'index' (at most log_end), truncating the log there
+ * first, and follows a change of configuration. */
 static struct ovsdb_error *
-elect_self(struct raft *raft)
+write_entry(struct raft *raft, uint64_t term, uint64_t index, const char *data,
+            size_t size, const struct uuid *eid, const json_t *servers,
+            uint64_t election_timer)
 {
     struct cluster_file *cf = raft->cf;
-    const struct uuid *sid = &cf->header.sid;
-    uint64_t term = cf->term + 1;
-
-    raft->election_start = time_msec();
-    raft->election_reason = "timeout";
-    raft->role = RAFT_CANDIDATE;
-    VLOG_INFO("term %"PRIu64": starting election", term);
-
-    struct ovsdb_error *error = cluster_file_write_term(cf, NULL, term, sid);
-    if (!error) {
-        error = ovsdb_log_commit_block(cf->log);
+    bool servers_changed = servers != NULL;
+    if (index < cf->log_end) {
+        VLOG_INFO("%s truncating %" PRIu64 " entries from end of log",
+                  raft->local_nickname, cf->log_end - index);
+        for (uint64_t i = index; i < cf->log_end; i++) {
+            if (cluster_file_get_entry(cf, i)->servers) {
+                servers_changed = true;
+            }
+        }
+        complete_truncated(raft, index, RAFT_CMD_LOST_LEADERSHIP);
+        raft->log_synced = MIN(raft->log_synced, index - 1);
     }
-    if (error) {
-        return error;
-    }
-    raft->role = RAFT_LEADER;
-    raft->leader = *sid;
-    raft->election_won = time_msec();
-    raft->leader_start_index = cf->log_end;
-    VLOG_INFO("term %"PRIu64": elected leader by 1+ of 1 servers", term);
-
-    uint64_t index;
-    error = cluster_file_write_leader(cf, NULL, term, sid);
+    struct ovsdb_error *error = cluster_file_write_entry(
+        cf, NULL, term, index, data, size, eid, servers, election_timer);
     if (!error) {
-        error = cluster_file_append_entry(cf, NULL, term, NULL, 0, NULL,
-                                          NULL, 0, &index);
+        raft->need_sync = true;
     }
-    if (!error) {
-        error = ovsdb_log_commit_block(cf->log);
-    }
-    if (!error) {
-        error = cluster_file_write_commit_index(cf, NULL, index);
+    if (servers_changed) {
+        raft_reload_servers(raft);
     }
     return error;
 }
+
+/* A write that Raft needs failed on a server of a real cluster: as the
+ * reference, stop taking part (restarting the server recovers). */
+static void
+fail(struct raft *raft, struct ovsdb_error *error)
+{
+    char *s = ovsdb_error_to_string_free(error);
+    VLOG_ERR("%s: %s; this server stops taking part in its cluster until "
+             "it is restarted",
+             raft->file_name, s);
+    free(s);
+    if (!raft->failed) {
+        raft->failed = true;
+        raft->role = RAFT_FOLLOWER;
+        uuid_zero(&raft->leader);
+        while (raft->n_commands) {
+            struct raft_command *cmd = raft->commands[--raft->n_commands];
+            cmd->status = RAFT_CMD_IO_ERROR;
+            raft_command_unref(cmd);
+        }
+    }
+}
+
+/* True if 'rpc' promises state that is not on disk yet. */
+static bool
+needs_sync(const struct raft *raft, const union raft_rpc *rpc)
+{
+    if (raft_rpc_get_term(rpc) > raft->synced_term
+        || raft_rpc_get_min_sync_index(rpc) > raft->log_synced) {
+        return true;
+    }
+    return (rpc->type == RAFT_RPC_VOTE_REPLY
+            && !uuid_equals(&rpc->vote_reply.vote, &raft->synced_vote));
+}
+
+static bool
+is_deferred_to(const struct raft *raft, const struct uuid *to)
+{
+    for (size_t i = 0; i < raft->n_deferred; i++) {
+        if (uuid_equals(&raft->deferred[i]->common.to, to)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Sends 'rpc' (borrowed) now, or once what it promises is durable. */
+void
+raft_send_rpc(struct raft *raft, union raft_rpc *rpc)
+{
+    if (!raft->conns || raft_is_self(raft, &rpc->common.to)) {
+        return;
+    }
+    if (needs_sync(raft, rpc) || is_deferred_to(raft, &rpc->common.to)) {
+        if (raft->n_deferred >= raft->allocated_deferred) {
+            raft->deferred = x2nrealloc(raft->deferred,
+                                        &raft->allocated_deferred,
+                                        sizeof *raft->deferred);
+        }
+        raft->deferred[raft->n_deferred++] = raft_rpc_clone(rpc);
+        return;
+    }
+    raft_conns_send(raft->conns, rpc);
+}
+
+/* Sends the deferred messages that are durable now; drops those of an
+ * older term. */
+static void
+send_deferred(struct raft *raft)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < raft->n_deferred; i++) {
+        union raft_rpc *rpc = raft->deferred[i];
+        uint64_t term = raft_rpc_get_term(rpc);
+        bool keep = false;
+        if (term && term < raft->cf->term) {
+            /* Expired. */
+        } else if (needs_sync(raft, rpc)) {
+            keep = true;
+        } else {
+            for (size_t j = 0; j < n && !keep; j++) {
+                keep = uuid_equals(&raft->deferred[j]->common.to,
+                                   &rpc->common.to);
+            }
+        }
+        if (keep) {
+            raft->deferred[n++] = rpc;
+        } else {
+            if (!(term && term < raft->cf->term) && raft->conns) {
+                raft_conns_send(raft->conns, rpc);
+            }
+            raft_rpc_destroy(rpc);
+        }
+    }
+    raft->n_deferred = n;
+}
+
+static void update_match_index(struct raft *, struct server *, uint64_t);
+
+/* The records written so far are durable now. */
+static void
+after_sync(struct raft *raft)
+{
+    mark_synced(raft);
+    if (raft->role == RAFT_LEADER) {
+        struct server *me = raft_set_find(&raft->servers, raft_self(raft));
+        if (me) {
+            update_match_index(raft, me, raft->log_synced);
+        }
+    }
+    send_deferred(raft);
+}
+
+/* Makes what was written durable (one fsync), in a real cluster. */
+static void
+sync_now(struct raft *raft)
+{
+    if (raft->need_sync && !raft->failed) {
+        struct ovsdb_error *error = ovsdb_log_commit_block(raft->cf->log);
+        if (error) {
+            fail(raft, error);
+            return;
+        }
+        after_sync(raft);
+    } else if (raft->n_deferred) {
+        send_deferred(raft);
+    }
+}
+
+/* ---------------------------------------------------------------------
+ * Commands. */
+
+static struct raft_command *
+command_create(enum raft_command_status status, const struct uuid *eid)
+{
+    struct raft_command *cmd = xzalloc(sizeof *cmd);
+    cmd->n_refs = 1;
+    cmd->status = status;
+    if (eid) {
+        cmd->eid = *eid;
+    }
+    return cmd;
+}
+
+void
+raft_command_unref(struct raft_command *cmd)
+{
+    if (cmd && --cmd->n_refs == 0) {
+        free(cmd);
+    }
+}
+
+enum raft_command_status
+raft_command_get_status(const struct raft_command *cmd)
+{
+    return cmd->status;
+}
+
+uint64_t
+raft_command_get_index(const struct raft_command *cmd)
+{
+    return cmd->index;
+}
+
+static void
+list_command(struct raft *raft, struct raft_command *cmd)
+{
+    if (raft->n_commands >= raft->allocated_commands) {
+        raft->commands = x2nrealloc(raft->commands, &raft->allocated_commands,
+                                    sizeof *raft->commands);
+    }
+    cmd->n_refs++;
+    raft->commands[raft->n_commands++] = cmd;
+}
+
+static void
+send_execute_command_reply(struct raft *raft, const struct uuid *to,
+                           const struct uuid *eid,
+                           enum raft_command_status status,
+                           uint64_t commit_index)
+{
+    union raft_rpc
+        rpc = { .execute_command_reply = {
+                    .common = { .type = RAFT_RPC_EXECUTE_COMMAND_REPLY,
+                                .to = *to },
+                    .result = *eid,
+                    .status = status,
+                    .commit_index = commit_index,
+                } };
+    raft_send_rpc(raft, &rpc);
+}
+
+/* Ends listed command number 'i' with 'status'. */
+static void
+complete_command(struct raft *raft, size_t i, enum raft_command_status status)
+{
+    struct raft_command *cmd = raft->commands[i];
+    if (!uuid_is_zero(&cmd->sid)) {
+        send_execute_command_reply(raft, &cmd->sid, &cmd->eid, status,
+                                   status == RAFT_CMD_SUCCESS ? cmd->index
+                                                              : 0);
+    }
+    cmd->status = status;
+    memmove(&raft->commands[i], &raft->commands[i + 1],
+            (raft->n_commands - i - 1) * sizeof *raft->commands);
+    raft->n_commands--;
+    raft_command_unref(cmd);
+}
+
+static void
+complete_all_commands(struct raft *raft, enum raft_command_status status)
+{
+    while (raft->n_commands) {
+        complete_command(raft, raft->n_commands - 1, status);
+    }
+}
+
+static void
+complete_truncated(struct raft *raft, uint64_t from,
+                   enum raft_command_status status)
+{
+    for (size_t i = 0; i < raft->n_commands;) {
+        struct raft_command *cmd = raft->commands[i];
+        if (cmd->index && cmd->index >= from) {
+            complete_command(raft, i, status);
+        } else {
+            i++;
+        }
+    }
+}
+
+static ssize_t
+find_command(const struct raft *raft, const struct uuid *eid)
+{
+    for (size_t i = 0; i < raft->n_commands; i++) {
+        if (uuid_equals(&raft->commands[i]->eid, eid)) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* Leader: appends an entry of the current term to the local log (sent to
+ * the others by flush_appends(), durable at the next fsync).  Returns a
+ * listed command for an entry with data, else NULL. */
+struct raft_command *
+raft_initiate(struct raft *raft, const char *data, size_t size,
+              const struct uuid *eid, const json_t *servers,
+              uint64_t election_timer, enum raft_command_status *statusp)
+{
+    struct cluster_file *cf = raft->cf;
+    uint64_t index = cf->log_end;
+    struct ovsdb_error *error = write_entry(raft, cf->term, index, data, size,
+                                            eid, servers, election_timer);
+    if (error) {
+        if (raft_is_alone(raft)) {
+            char *s = ovsdb_error_to_string_free(error);
+            static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+            VLOG_WARN_RL(&rl, "%s: appending an entry failed: %s",
+                         raft->file_name, s);
+            free(s);
+        } else {
+            fail(raft, error);
+        }
+        *statusp = RAFT_CMD_IO_ERROR;
+        return NULL;
+    }
+    *statusp = RAFT_CMD_INCOMPLETE;
+    if (!data) {
+        return NULL;
+    }
+    struct raft_command *cmd = command_create(RAFT_CMD_INCOMPLETE, eid);
+    cmd->index = index;
+    cmd->timestamp = time_msec();
+    list_command(raft, cmd);
+    raft_command_unref(cmd); /* Only the list's reference is left. */
+    return cmd;
+}
+
+static const struct uuid *
+current_eid(const struct raft *raft)
+{
+    return cluster_file_get_eid(raft->cf, raft->cf->log_end - 1);
+}
+
+struct raft_command *
+raft_command_execute(struct raft *raft, const char *data, size_t size,
+                     const struct uuid *prereq, const struct uuid *eid)
+{
+    if (raft->joining || raft->leaving || raft->left || raft->failed) {
+        return command_create(RAFT_CMD_SHUTDOWN, eid);
+    }
+    if (raft->role != RAFT_LEADER) {
+        /* Forward it to the leader, if there is one to reach. */
+        if (raft->role != RAFT_FOLLOWER || uuid_is_zero(&raft->leader)
+            || !prereq || !data
+            || !raft_conns_is_connected(raft->conns, &raft->leader)) {
+            return command_create(RAFT_CMD_NOT_LEADER, eid);
+        }
+        char *msg = NULL;
+        json_t *json = jsonx_from_buffer(data, size, &msg);
+        if (!json) {
+            VLOG_WARN("%s: cannot forward a command: %s", raft->file_name,
+                      msg);
+            free(msg);
+            return command_create(RAFT_CMD_IO_ERROR, eid);
+        }
+        union raft_rpc
+            rpc = { .execute_command_request = {
+                        .common = { .type = RAFT_RPC_EXECUTE_COMMAND_REQUEST,
+                                    .to = raft->leader },
+                        .data = json,
+                        .prereq = *prereq,
+                        .result = *eid,
+                    } };
+        raft_send_rpc(raft, &rpc);
+        json_decref(json);
+        struct raft_command *cmd = command_create(RAFT_CMD_INCOMPLETE, eid);
+        cmd->timestamp = time_msec();
+        list_command(raft, cmd);
+        return cmd;
+    }
+    if (prereq && !uuid_equals(prereq, current_eid(raft))) {
+        return command_create(RAFT_CMD_BAD_PREREQ, eid);
+    }
+    enum raft_command_status status;
+    struct raft_command *cmd = raft_initiate(raft, data, size, eid, NULL, 0,
+                                             &status);
+    if (!cmd) {
+        return command_create(status, eid);
+    }
+    cmd->n_refs++; /* The caller's. */
+    return cmd;
+}
+
+/* ---------------------------------------------------------------------
+ * Sending the log (leader). */
+
+/* Fills 'e' from entry 'index' of the log.  Returns its DATA size. */
+static size_t
+rpc_entry_from_log(const struct raft *raft, uint64_t index,
+                   struct raft_rpc_entry *e)
+{
+    const struct cluster_entry *ce = cluster_file_get_entry(raft->cf, index);
+    memset(e, 0, sizeof *e);
+    e->term = ce->term;
+    if (ce->data) {
+        char *msg = NULL;
+        e->data = jsonx_from_buffer(ce->data, ce->data_size, &msg);
+        if (!e->data) {
+            VLOG_ERR("%s: entry %" PRIu64 " is not JSON: %s", raft->file_name,
+                     index, msg);
+            free(msg);
+            e->data = json_null();
+        }
+        e->eid = ce->eid;
+    }
+    e->servers = ce->servers ? json_incref(ce->servers) : NULL;
+    e->election_timer = ce->election_timer;
+    return ce->data_size;
+}
+
+/* Sends 's' an append_request with up to 'n' entries from its next_index
+ * (fewer if they are too many or too big).  Returns how many it sent. */
+static uint64_t
+send_append_request__(struct raft *raft, struct server *s, uint64_t n,
+                      const char *comment)
+{
+    const struct cluster_file *cf = raft->cf;
+    uint64_t prev = s->next_index - 1;
+    if (s->next_index < cf->log_start || s->next_index > cf->log_end) {
+        n = 0;
+    } else {
+        n = MIN(n, cf->log_end - s->next_index);
+    }
+    n = MIN(n, MAX_APPEND_ENTRIES);
+    struct raft_rpc_entry *entries = n ? xmalloc(n * sizeof *entries) : NULL;
+    size_t bytes = 0;
+    uint64_t i;
+    for (i = 0; i < n && (i == 0 || bytes < MAX_APPEND_BYTES); i++) {
+        bytes += rpc_entry_from_log(raft, s->next_index + i, &entries[i]);
+    }
+    n = i;
+    union raft_rpc rpc = { .append_request = {
+                               .common = { .type = RAFT_RPC_APPEND_REQUEST,
+                                           .to = s->sid,
+                                           .comment = (char *) comment },
+                               .term = cf->term,
+                               .prev_log_index = prev,
+                               .prev_log_term =
+                                   (prev >= cf->log_start && prev < cf->log_end
+                                        ? cluster_file_get_term(cf, prev)
+                                        : cf->header.snap.term),
+                               .leader_commit = cf->commit_index,
+                               .entries = entries,
+                               .n_entries = n,
+                           } };
+    raft_send_rpc(raft, &rpc);
+    for (i = 0; i < n; i++) {
+        json_decref(entries[i].data);
+        json_decref(entries[i].servers);
+    }
+    free(entries);
+    return n;
+}
+
+void
+raft_send_append_request(struct raft *raft, struct server *s, uint64_t n,
+                         const char *comment)
+{
+    send_append_request__(raft, s, n, comment);
+}
+
+/* Leader: sends the entries appended since the last flush to every server
+ * that had all the entries before them. */
+static void
+flush_appends(struct raft *raft)
+{
+    uint64_t log_end = raft->cf->log_end;
+    if (raft->role != RAFT_LEADER || raft->flushed_end >= log_end) {
+        return;
+    }
+    for (size_t i = 0; i < raft->servers.n; i++) {
+        struct server *s = raft->servers.s[i];
+        if (!raft_is_self(raft, &s->sid)
+            && s->next_index == raft->flushed_end) {
+            s->next_index += send_append_request__(raft, s,
+                                                   log_end - s->next_index,
+                                                   "execute command");
+        }
+    }
+    raft->flushed_end = log_end;
+    reset_ping_timer(raft);
+}
+
+static void
+send_heartbeats(struct raft *raft)
+{
+    for (size_t i = 0; i < raft->servers.n; i++) {
+        struct server *s = raft->servers.s[i];
+        if (!raft_is_self(raft, &s->sid)) {
+            raft_send_append_request(raft, s, 0, "heartbeat");
+        }
+    }
+    /* Tell the followers waiting for a forwarded command that it is still
+     * under way. */
+    for (size_t i = 0; i < raft->n_commands; i++) {
+        const struct raft_command *cmd = raft->commands[i];
+        if (!uuid_is_zero(&cmd->sid)) {
+            send_execute_command_reply(raft, &cmd->sid, &cmd->eid,
+                                       RAFT_CMD_INCOMPLETE, 0);
+        }
+    }
+    reset_ping_timer(raft);
+}
+
+static void
+send_install_snapshot_request(struct raft *raft, struct server *s,
+                              const char *comment)
+{
+    const struct cluster_file *cf = raft->cf;
+    if (s->snapshot_in_flight) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+        VLOG_INFO_RL(&rl,
+                     "not sending snapshot to server %s, already in "
+                     "progress",
+                     s->nickname);
+        return;
+    }
+    json_t *data = NULL;
+    if (cf->header.snap.data) {
+        data = json_incref(cf->header.snap.data);
+    } else {
+        struct ovsdb_error
+            *error = cluster_file_read_snapshot_data(raft->file_name, &data);
+        if (error) {
+            raft_ignore_error(raft, error);
+            return;
+        }
+    }
+    VLOG_INFO("sending snapshot to server %s, %" PRIu64 ":%" PRIu64 ".",
+              s->nickname, cf->term, cf->log_start - 1);
+    union raft_rpc
+        rpc = { .install_snapshot_request = {
+                    .common = { .type = RAFT_RPC_INSTALL_SNAPSHOT_REQUEST,
+                                .to = s->sid,
+                                .comment = (char *) comment },
+                    .term = cf->term,
+                    .last_index = cf->log_start - 1,
+                    .last_term = cf->header.snap.term,
+                    .last_eid = cf->header.snap.eid,
+                    .last_servers = cf->header.snap.servers,
+                    .election_timer = raft->election_timer,
+                    .data = data,
+                } };
+    raft_send_rpc(raft, &rpc);
+    s->snapshot_in_flight = true;
+    json_decref(data);
+}
+
+/* ---------------------------------------------------------------------
+ * Roles. */
+
+static void
+set_leader(struct raft *raft, const struct uuid *sid)
+{
+    raft->leader = *sid;
+    raft->had_leader = raft->ever_had_leader = true;
+    raft->candidate_retrying = false;
+}
+
+void
+raft_become_follower(struct raft *raft)
+{
+    uuid_zero(&raft->leader);
+    if (raft->role == RAFT_FOLLOWER) {
+        return;
+    }
+    raft->role = RAFT_FOLLOWER;
+    raft_reset_election_timer(raft);
+
+    /* Commands stay: their entries may still commit under the next
+     * leader, and the timeout ends them otherwise. */
+    for (size_t i = 0; i < raft->add_servers.n; i++) {
+        const struct server *s = raft->add_servers.s[i];
+        raft_send_add_server_reply(raft, &s->sid, s->address, false,
+                                   RAFT_SERVER_LOST_LEADERSHIP);
+    }
+    raft_set_clear(&raft->add_servers);
+    if (raft->remove_server) {
+        raft_send_remove_server_reply(raft, &raft->remove_server->sid,
+                                      &raft->remove_server->requester, NULL,
+                                      false, RAFT_SERVER_LOST_LEADERSHIP);
+        raft_server_destroy(raft->remove_server);
+        raft->remove_server = NULL;
+    }
+}
+
+static void
+become_leader(struct raft *raft)
+{
+    struct cluster_file *cf = raft->cf;
+    VLOG_INFO("term %" PRIu64 ": elected leader by %zu+ of %zu servers",
+              cf->term, raft->n_votes, raft->servers.n);
+    raft->role = RAFT_LEADER;
+    raft->election_won = time_msec();
+    set_leader(raft, raft_self(raft));
+    raft_reset_election_timer(raft);
+    reset_ping_timer(raft);
+    for (size_t i = 0; i < raft->servers.n; i++) {
+        raft_init_leader_view(raft, raft->servers.s[i]);
+    }
+    raft->election_timer_new = 0;
+    raft->flushed_end = cf->log_end;
+    struct server *me = raft_set_find(&raft->servers, raft_self(raft));
+    if (me) {
+        me->match_index = raft->log_synced;
+    }
+    raft_ignore_error(raft, cluster_file_write_leader(cf, NULL, cf->term,
+                                                      raft_self(raft)));
+
+    /* A no-op entry of the new term: committing it commits everything
+     * before it. */
+    enum raft_command_status status;
+    raft_initiate(raft, NULL, 0, NULL, NULL, 0, &status);
+}
+
+static void
+accept_vote(struct raft *raft, struct server *s, const struct uuid *vote)
+{
+    if (uuid_equals(&s->vote, vote)) {
+        return;
+    }
+    s->vote = *vote;
+    if (raft_is_self(raft, vote) && ++raft->n_votes > raft->servers.n / 2) {
+        become_leader(raft);
+    }
+}
+
+static void
+start_election(struct raft *raft, bool leadership_transfer)
+{
+    struct cluster_file *cf = raft->cf;
+    if (raft->leaving || raft->joining || raft->failed) {
+        return;
+    }
+    struct server *me = raft_set_find(&raft->servers, raft_self(raft));
+    if (!me) {
+        raft_reset_election_timer(raft);
+        return;
+    }
+    long long now = time_msec();
+    bool expired = now >= raft->election_timeout;
+    if (!set_term(raft, cf->term + 1, raft_self(raft))) {
+        return;
+    }
+    uuid_zero(&raft->leader);
+    raft->role = RAFT_CANDIDATE;
+    raft->candidate_retrying = !raft->had_leader;
+    raft->had_leader = false;
+    raft->n_votes = 0;
+    raft->election_start = now;
+    raft->election_won = 0;
+    raft->leadership_transfer = leadership_transfer;
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+    if (expired) {
+        VLOG_INFO_RL(&rl,
+                     "term %" PRIu64 ": %lld ms timeout expired, "
+                     "starting election",
+                     cf->term, now - raft->election_base);
+    } else {
+        VLOG_INFO_RL(&rl, "term %" PRIu64 ": starting election", cf->term);
+    }
+    raft_reset_election_timer(raft);
+
+    for (size_t i = 0; i < raft->servers.n; i++) {
+        struct server *s = raft->servers.s[i];
+        uuid_zero(&s->vote);
+        if (raft_is_self(raft, &s->sid)) {
+            continue;
+        }
+        union raft_rpc rpc = { .vote_request = {
+                                   .common = { .type = RAFT_RPC_VOTE_REQUEST,
+                                               .to = s->sid },
+                                   .term = cf->term,
+                                   .last_log_index = cf->log_end - 1,
+                                   .last_log_term = cluster_file_get_term(
+                                       cf, cf->log_end - 1),
+                                   .leadership_transfer = leadership_transfer,
+                               } };
+        raft_send_rpc(raft, &rpc);
+    }
+    accept_vote(raft, me, raft_self(raft));
+}
+
+/* ---------------------------------------------------------------------
+ * Committing. */
+
+static void
+update_match_index(struct raft *raft, struct server *s, uint64_t index)
+{
+    if (index > s->match_index) {
+        s->match_index = index;
+        consider_commit(raft);
+    }
+}
+
+/* Leader: commits the newest entry of the current term that a majority
+ * has. */
+static void
+consider_commit(struct raft *raft)
+{
+    const struct cluster_file *cf = raft->cf;
+    if (raft->role != RAFT_LEADER) {
+        return;
+    }
+    uint64_t new_commit = cf->commit_index;
+    for (uint64_t idx = MAX(cf->commit_index + 1, cf->log_start);
+         idx < cf->log_end; idx++) {
+        if (cluster_file_get_term(cf, idx) != cf->term) {
+            continue;
+        }
+        size_t count = 0;
+        for (size_t i = 0; i < raft->servers.n; i++) {
+            count += raft->servers.s[i]->match_index >= idx;
+        }
+        if (count > raft->servers.n / 2) {
+            new_commit = idx;
+        } else {
+            break;
+        }
+    }
+    if (new_commit > cf->commit_index) {
+        update_commit_index(raft, new_commit);
+        if (raft->role == RAFT_LEADER) {
+            send_heartbeats(raft);
+        }
+    }
+}
+
+static void
+update_commit_index(struct raft *raft, uint64_t new_commit)
+{
+    struct cluster_file *cf = raft->cf;
+    new_commit = MIN(new_commit, cf->log_end - 1);
+    if (new_commit <= cf->commit_index) {
+        return;
+    }
+    uint64_t first = cf->commit_index + 1;
+    cluster_file_set_commit_index(cf, new_commit);
+    bool reconfigure = false;
+    for (uint64_t index = MAX(first, cf->log_start); index <= new_commit;
+         index++) {
+        const struct cluster_entry *e = cluster_file_get_entry(cf, index);
+        if (e->data) {
+            ssize_t i = find_command(raft, &e->eid);
+            if (i >= 0) {
+                struct raft_command *cmd = raft->commands[i];
+                if (raft->role != RAFT_LEADER) {
+                    uuid_zero(&cmd->sid);
+                }
+                cmd->index = index;
+                complete_command(raft, i, RAFT_CMD_SUCCESS);
+            }
+        }
+        if (e->election_timer) {
+            VLOG_INFO("Election timer changed from %" PRIu64 " to %" PRIu64,
+                      raft->election_timer, e->election_timer);
+            set_election_timer(raft, e->election_timer);
+            raft->election_timer_new = 0;
+        }
+        if (e->servers) {
+            reconfigure = true;
+        }
+    }
+    /* Recorded so that a restart serves a fresh log at once; it need not
+     * be durable. */
+    struct ovsdb_error *error = cluster_file_write_commit_index(cf, NULL,
+                                                                new_commit);
+    if (error) {
+        raft_ignore_error(raft, error);
+    }
+    if (reconfigure && raft->role == RAFT_LEADER) {
+        raft_run_reconfigure(raft);
+    }
+}
+
+/* ---------------------------------------------------------------------
+ * Handling messages. */
+
+/* Follows the term of a message: a newer one makes this server a
+ * follower of it.  Returns false for a message of an older term. */
+static bool
+receive_term(struct raft *raft, const union raft_rpc *rpc, uint64_t term)
+{
+    struct cluster_file *cf = raft->cf;
+    if (term > cf->term) {
+        if (!set_term(raft, term, NULL)) {
+            return false;
+        }
+        raft_become_follower(raft);
+    } else if (term < cf->term) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+        VLOG_INFO_RL(&rl,
+                     "rejecting term %" PRIu64 " < current term %" PRIu64
+                     " received in %s message from server %s",
+                     term, cf->term, raft_rpc_type_to_string(rpc->type),
+                     raft_nickname(raft, &rpc->common.from));
+        return false;
+    }
+    return true;
+}
+
+static void
+send_append_reply(struct raft *raft, const struct raft_append_request *rq,
+                  enum raft_append_result result, const char *comment)
+{
+    struct cluster_file *cf = raft->cf;
+    if (result == RAFT_APPEND_OK && rq->leader_commit > cf->commit_index) {
+        update_commit_index(raft, MIN(rq->leader_commit,
+                                      rq->prev_log_index + rq->n_entries));
+    }
+    union raft_rpc rpc = { .append_reply = {
+                               .common = { .type = RAFT_RPC_APPEND_REPLY,
+                                           .to = rq->common.from,
+                                           .comment = (char *) comment },
+                               .term = cf->term,
+                               .log_end = cf->log_end,
+                               .prev_log_index = rq->prev_log_index,
+                               .prev_log_term = rq->prev_log_term,
+                               .n_entries = rq->n_entries,
+                               .result = result,
+                           } };
+    raft_send_rpc(raft, &rpc);
+}
+
+static const char *
+match_index_and_term(const struct raft *raft, uint64_t prev_index,
+                     uint64_t prev_term)
+{
+    const struct cluster_file *cf = raft->cf;
+    if (prev_index < cf->log_start - 1) {
+        return "mismatch before start of log";
+    } else if (prev_index == cf->log_start - 1) {
+        if (prev_term != cf->header.snap.term) {
+            return "prev_term mismatch";
+        }
+    } else if (prev_index < cf->log_end) {
+        if (cluster_file_get_term(cf, prev_index) != prev_term) {
+            return "term mismatch";
+        }
+    } else {
+        return "mismatch past end of log";
+    }
+    return NULL;
+}
+
+/* Appends 'n' entries that follow entry 'prev_index' of term
+ * 'prev_term'. */
+static void
+append_entries(struct raft *raft, const struct raft_append_request *rq,
+               uint64_t prev_index, uint64_t prev_term,
+               const struct raft_rpc_entry *entries, uint64_t n)
+{
+    struct cluster_file *cf = raft->cf;
+    const char *mismatch = match_index_and_term(raft, prev_index, prev_term);
+    if (mismatch) {
+        VLOG_INFO("rejecting append_request because previous entry "
+                  "%" PRIu64 ",%" PRIu64 " not in local log (%s)",
+                  prev_term, prev_index, mismatch);
+        send_append_reply(raft, rq, RAFT_APPEND_INCONSISTENCY, mismatch);
+        return;
+    }
+    uint64_t i;
+    for (i = 0; i < n; i++) {
+        uint64_t index = prev_index + 1 + i;
+        if (index >= cf->log_end
+            || cluster_file_get_term(cf, index) != entries[i].term) {
+            break;
+        }
+    }
+    if (i >= n) {
+        send_append_reply(raft, rq, RAFT_APPEND_OK,
+                          raft_rpc_is_heartbeat((const union raft_rpc *) rq)
+                              ? "heartbeat"
+                              : "no change");
+        return;
+    }
+    struct ds text = DS_EMPTY_INITIALIZER;
+    for (; i < n; i++) {
+        const struct raft_rpc_entry *e = &entries[i];
+        uint64_t index = prev_index + 1 + i;
+        if (index < cf->commit_index + 1) {
+            /* Cannot conflict with a committed entry. */
+            continue;
+        }
+        ds_clear(&text);
+        if (e->data) {
+            raft_data_put_json(&text, e->data);
+        }
+        struct ovsdb_error *error = write_entry(raft, e->term, index,
+                                                e->data ? text.string : NULL,
+                                                text.length, &e->eid,
+                                                e->servers, e->election_timer);
+        if (error) {
+            ds_destroy(&text);
+            char *s = ovsdb_error_to_string_free(error);
+            VLOG_ERR("%s", s);
+            free(s);
+            send_append_reply(raft, rq, RAFT_APPEND_IO_ERROR, "I/O error");
+            return;
+        }
+    }
+    ds_destroy(&text);
+    send_append_reply(raft, rq, RAFT_APPEND_OK, "log updated");
+}
+
+/* Records 'sid' as the leader of the current term.  Returns false if this
+ * server is the leader. */
+static bool
+update_leader(struct raft *raft, const struct uuid *sid)
+{
+    if (raft->role == RAFT_LEADER) {
+        VLOG_ERR("this server is leader but server %s claims to be",
+                 raft_nickname(raft, sid));
+        return false;
+    }
+    if (!uuid_equals(sid, &raft->leader)) {
+        if (!uuid_is_zero(&raft->leader)) {
+            VLOG_ERR("leader for term %" PRIu64 " changed from %s to %s",
+                     raft->cf->term, raft_nickname(raft, &raft->leader),
+                     raft_nickname(raft, sid));
+        } else {
+            VLOG_INFO("server %s is leader for term %" PRIu64,
+                      raft_nickname(raft, sid), raft->cf->term);
+        }
+        set_leader(raft, sid);
+        raft_ignore_error(raft,
+                          cluster_file_write_leader(raft->cf, NULL,
+                                                    raft->cf->term, sid));
+    }
+    if (raft->role == RAFT_CANDIDATE) {
+        raft->role = RAFT_FOLLOWER;
+    }
+    return true;
+}
+
+static void
+handle_append_request(struct raft *raft, const struct raft_append_request *rq)
+{
+    const struct cluster_file *cf = raft->cf;
+    if (!update_leader(raft, &rq->common.from)) {
+        send_append_reply(raft, rq, RAFT_APPEND_INCONSISTENCY,
+                          "usurped leadership");
+        return;
+    }
+    raft_reset_election_timer(raft);
+
+    uint64_t first = rq->prev_log_index + 1;
+    uint64_t last = rq->prev_log_index + rq->n_entries;
+    if (first >= cf->log_start) {
+        append_entries(raft, rq, rq->prev_log_index, rq->prev_log_term,
+                       rq->entries, rq->n_entries);
+    } else if (last < cf->log_start - 1) {
+        /* All of it is in our snapshot already. */
+        send_append_reply(raft, rq, RAFT_APPEND_OK, "append before log start");
+    } else if (last == cf->log_start - 1) {
+        uint64_t term = (rq->n_entries ? rq->entries[rq->n_entries - 1].term
+                                       : rq->prev_log_term);
+        if (term == cf->header.snap.term) {
+            send_append_reply(raft, rq, RAFT_APPEND_OK, "no change");
+        } else {
+            send_append_reply(raft, rq, RAFT_APPEND_INCONSISTENCY,
+                              "term mismatch");
+        }
+    } else {
+        /* It overlaps the end of our snapshot: skip what that covers. */
+        uint64_t ofs = cf->log_start - first;
+        append_entries(raft, rq, cf->log_start - 1, rq->entries[ofs - 1].term,
+                       &rq->entries[ofs], rq->n_entries - ofs);
+    }
+}
+
+static void
+handle_append_reply(struct raft *raft, const struct raft_append_reply *rpy)
+{
+    const struct cluster_file *cf = raft->cf;
+    if (raft->role != RAFT_LEADER) {
+        return;
+    }
+    struct server *s = raft_find_peer_or_new(raft, &rpy->common.from);
+    if (!s) {
+        return;
+    }
+    s->replied = true;
+    if (rpy->result == RAFT_APPEND_OK) {
+        uint64_t min_index = rpy->prev_log_index + rpy->n_entries + 1;
+        s->next_index = MAX(s->next_index, min_index);
+        update_match_index(raft, s, min_index - 1);
+    } else {
+        s->next_index = (s->next_index > 0
+                             ? MIN(s->next_index - 1, rpy->log_end)
+                             : 0);
+        if (rpy->result == RAFT_APPEND_IO_ERROR) {
+            static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+            VLOG_INFO_RL(&rl, "%s reported I/O error", s->nickname);
+            return;
+        }
+    }
+    if (raft->role != RAFT_LEADER) {
+        return;
+    }
+    if (s->next_index < cf->log_start) {
+        send_install_snapshot_request(raft, s, NULL);
+    } else if (s->next_index < cf->log_end) {
+        if (rpy->result != RAFT_APPEND_OK
+            || s->next_index == rpy->prev_log_index + rpy->n_entries + 1) {
+            /* Catching up: send what follows.  (A reply to an earlier
+             * request while newer entries are in flight needs nothing.) */
+            raft_send_append_request(raft, s, cf->log_end - s->next_index,
+                                     NULL);
+        }
+    } else if (s->phase == PHASE_CATCHUP) {
+        s->phase = PHASE_CAUGHT_UP;
+        raft_run_reconfigure(raft);
+    }
+}
+
+static bool
+suppress_vote_request(struct raft *raft, const struct raft_vote_request *rq)
+{
+    if (rq->leadership_transfer) {
+        return false;
+    }
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+    long long now = time_msec();
+    switch (raft->role) {
+    case RAFT_LEADER:
+        VLOG_WARN_RL(&rl, "ignoring vote request received as leader");
+        return true;
+    case RAFT_FOLLOWER:
+        if (!uuid_is_zero(&raft->leader)
+            && now < raft->election_base + (long long) raft->election_timer) {
+            VLOG_WARN_RL(&rl,
+                         "ignoring vote request received after only "
+                         "%lld ms (minimum election time is %" PRIu64 " ms)",
+                         now - raft->election_base, raft->election_timer);
+            return true;
+        }
+        return false;
+    case RAFT_CANDIDATE:
+        return false;
+    }
+    return false;
+}
+
+static void
+handle_vote_request(struct raft *raft, const struct raft_vote_request *rq)
+{
+    struct cluster_file *cf = raft->cf;
+    if (uuid_is_zero(&cf->vote)) {
+        uint64_t last_term = cluster_file_get_term(cf, cf->log_end - 1);
+        if (last_term > rq->last_log_term
+            || (last_term == rq->last_log_term
+                && cf->log_end - 1 > rq->last_log_index)) {
+            /* Our log is newer: withhold the vote. */
+            return;
+        }
+        if (!set_term(raft, cf->term, &rq->common.from)) {
+            return;
+        }
+        raft_reset_election_timer(raft);
+    }
+    union raft_rpc rpc = { .vote_reply = {
+                               .common = { .type = RAFT_RPC_VOTE_REPLY,
+                                           .to = rq->common.from },
+                               .term = cf->term,
+                               .vote = cf->vote,
+                           } };
+    raft_send_rpc(raft, &rpc);
+}
+
+static void
+handle_vote_reply(struct raft *raft, const struct raft_vote_reply *rpy)
+{
+    if (raft->role != RAFT_CANDIDATE) {
+        return;
+    }
+    struct server *s = raft_find_peer(raft, &rpy->common.from);
+    if (s) {
+        accept_vote(raft, s, &rpy->vote);
+    }
+}
+
+static void
+handle_install_snapshot_request(struct raft *raft,
+                                const struct raft_install_snapshot_request *rq)
+{
+    struct cluster_file *cf = raft->cf;
+    raft_reset_election_timer(raft);
+    uint64_t new_start = rq->last_index + 1;
+    if (new_start >= cf->log_start && new_start >= cf->log_end) {
+        struct ds text = DS_EMPTY_INITIALIZER;
+        raft_data_put_json(&text, rq->data);
+        const struct uuid *cid = raft_conns_get_cid(raft->conns);
+        struct ovsdb_error *error = cluster_file_install_snapshot(
+            cf, uuid_is_zero(cid) ? NULL : cid, rq->last_index, rq->last_term,
+            &rq->last_eid, rq->last_servers, rq->election_timer, text.string,
+            text.length);
+        if (error) {
+            ds_destroy(&text);
+            char *s = ovsdb_error_to_string_free(error);
+            VLOG_WARN("could not save snapshot: %s", s);
+            free(s);
+            return;
+        }
+        VLOG_INFO("%s: installed snapshot %" PRIu64 ":%" PRIu64 " from %s",
+                  raft->file_name, rq->last_term, rq->last_index,
+                  raft_nickname(raft, &rq->common.from));
+        free(raft->snap_text);
+        raft->snap_size = text.length;
+        raft->snap_text = ds_steal_cstr(&text);
+        raft->snapshot_unread = true;
+        complete_truncated(raft, 1, RAFT_CMD_LOST_LEADERSHIP);
+        mark_synced(raft);
+        set_election_timer(raft, rq->election_timer);
+        raft_reload_servers(raft);
+    }
+    union raft_rpc
+        rpc = { .install_snapshot_reply = {
+                    .common = { .type = RAFT_RPC_INSTALL_SNAPSHOT_REPLY,
+                                .to = rq->common.from },
+                    .term = cf->term,
+                    .last_index = rq->last_index,
+                    .last_term = rq->last_term,
+                } };
+    raft_send_rpc(raft, &rpc);
+}
+
+static void
+handle_install_snapshot_reply(struct raft *raft,
+                              const struct raft_install_snapshot_reply *rpy)
+{
+    const struct cluster_file *cf = raft->cf;
+    if (raft->role != RAFT_LEADER) {
+        return;
+    }
+    struct server *s = raft_find_peer_or_new(raft, &rpy->common.from);
+    if (!s) {
+        return;
+    }
+    s->snapshot_in_flight = false;
+    if (rpy->last_index != cf->log_start - 1
+        || rpy->last_term != cf->header.snap.term) {
+        VLOG_INFO("cluster " RAFT_SID_FMT ": server %s installed out-of-date "
+                  "snapshot, starting over",
+                  RAFT_SID_ARGS(&cf->header.cid), s->nickname);
+        send_install_snapshot_request(raft, s, "installed obsolete snapshot");
+        return;
+    }
+    VLOG_INFO("cluster " RAFT_SID_FMT ": installed snapshot on server %s up "
+              "to %" PRIu64 ":%" PRIu64,
+              RAFT_SID_ARGS(&cf->header.cid), s->nickname, rpy->last_term,
+              rpy->last_index);
+    s->next_index = cf->log_start;
+    raft_send_append_request(raft, s, cf->log_end - s->next_index,
+                             "snapshot installed");
+}
+
+static void
+handle_become_leader(struct raft *raft, const struct raft_become_leader *rq)
+{
+    if (raft->role == RAFT_FOLLOWER) {
+        VLOG_INFO("received leadership transfer from %s in term %" PRIu64,
+                  raft_nickname(raft, &rq->common.from), rq->term);
+        start_election(raft, true);
+    }
+}
+
+static void
+handle_execute_command_request(struct raft *raft,
+                               const struct raft_execute_command_request *rq)
+{
+    enum raft_command_status status = RAFT_CMD_NOT_LEADER;
+    if (raft->role == RAFT_LEADER) {
+        const struct uuid *eid = current_eid(raft);
+        if (!uuid_equals(&rq->prereq, eid)) {
+            static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+            VLOG_INFO_RL(&rl,
+                         "current entry eid " UUID_FMT " does not match "
+                         "prerequisite " UUID_FMT
+                         " in execute_command_request",
+                         UUID_ARGS(eid), UUID_ARGS(&rq->prereq));
+            status = RAFT_CMD_BAD_PREREQ;
+        } else {
+            struct ds text = DS_EMPTY_INITIALIZER;
+            raft_data_put_json(&text, rq->data);
+            struct raft_command *cmd = raft_initiate(raft, text.string,
+                                                     text.length, &rq->result,
+                                                     NULL, 0, &status);
+            ds_destroy(&text);
+            if (cmd) {
+                cmd->sid = rq->common.from;
+                return;
+            }
+        }
+    }
+    send_execute_command_reply(raft, &rq->common.from, &rq->result, status, 0);
+}
+
+static void
+handle_execute_command_reply(struct raft *raft,
+                             const struct raft_execute_command_reply *rpy)
+{
+    ssize_t i = find_command(raft, &rpy->result);
+    if (i < 0) {
+        return;
+    }
+    struct raft_command *cmd = raft->commands[i];
+    if (rpy->status == RAFT_CMD_INCOMPLETE) {
+        cmd->timestamp = time_msec();
+    } else {
+        cmd->index = rpy->commit_index;
+        complete_command(raft, i, rpy->status);
+    }
+}
+
+static void
+handle_rpc(struct raft *raft, const union raft_rpc *rpc)
+{
+    struct server *s = raft_set_find(&raft->servers, &rpc->common.from);
+    if (s) {
+        s->last_msg = time_msec();
+    }
+    if (rpc->type == RAFT_RPC_VOTE_REQUEST
+        && suppress_vote_request(raft, &rpc->vote_request)) {
+        return;
+    }
+    uint64_t term = raft_rpc_get_term(rpc);
+    if (term && !receive_term(raft, rpc, term)) {
+        if (rpc->type == RAFT_RPC_APPEND_REQUEST) {
+            send_append_reply(raft, &rpc->append_request,
+                              RAFT_APPEND_INCONSISTENCY, "stale term");
+        }
+        return;
+    }
+    switch (rpc->type) {
+    case RAFT_RPC_HELLO_REQUEST:
+        break;
+    case RAFT_RPC_APPEND_REQUEST:
+        handle_append_request(raft, &rpc->append_request);
+        break;
+    case RAFT_RPC_APPEND_REPLY:
+        handle_append_reply(raft, &rpc->append_reply);
+        break;
+    case RAFT_RPC_VOTE_REQUEST:
+        handle_vote_request(raft, &rpc->vote_request);
+        break;
+    case RAFT_RPC_VOTE_REPLY:
+        handle_vote_reply(raft, &rpc->vote_reply);
+        break;
+    case RAFT_RPC_ADD_SERVER_REQUEST:
+        raft_handle_add_server_request(raft, &rpc->add_server_request);
+        break;
+    case RAFT_RPC_ADD_SERVER_REPLY:
+        raft_handle_add_server_reply(raft, &rpc->add_server_reply);
+        break;
+    case RAFT_RPC_REMOVE_SERVER_REQUEST:
+        raft_handle_remove_server_request(raft, &rpc->remove_server_request);
+        break;
+    case RAFT_RPC_REMOVE_SERVER_REPLY:
+        raft_handle_remove_server_reply(raft, &rpc->remove_server_reply);
+        break;
+    case RAFT_RPC_INSTALL_SNAPSHOT_REQUEST:
+        handle_install_snapshot_request(raft, &rpc->install_snapshot_request);
+        break;
+    case RAFT_RPC_INSTALL_SNAPSHOT_REPLY:
+        handle_install_snapshot_reply(raft, &rpc->install_snapshot_reply);
+        break;
+    case RAFT_RPC_BECOME_LEADER:
+        handle_become_leader(raft, &rpc->become_leader);
+        break;
+    case RAFT_RPC_EXECUTE_COMMAND_REQUEST:
+        handle_execute_command_request(raft, &rpc->execute_command_request);
+        break;
+    case RAFT_RPC_EXECUTE_COMMAND_REPLY:
+        handle_execute_command_reply(raft, &rpc->execute_command_reply);
+        break;
+    case RAFT_N_RPC_TYPES:
+        break;
+    }
+}
+
+/* ---------------------------------------------------------------------
+ * Opening and closing. */
 
 struct ovsdb_error *
 raft_open(const char *path, struct raft **raftp)
@@ -158,35 +1431,57 @@ raft_open(const char *path, struct raft **raftp)
         VLOG_ERR("%s", s);
         free(s);
     }
-    if (cf->header.joining) {
-        cluster_file_close(cf);
-        return ovsdb_error(OVSDB_E_NOT_SUPP, "%s: joining a cluster is not "
-                           "supported yet: this server can serve only "
-                           "clusters created by create-cluster", path);
-    }
 
     struct raft *raft = xzalloc(sizeof *raft);
     raft->file_name = xstrdup(path);
     raft->cf = cf;
     raft->role = RAFT_FOLLOWER;
+    raft->joining = cf->header.joining;
     raft->applied_index = cf->header.snap_index;
     raft->applied_eid = cf->header.snap.eid;
-    ds_init(&raft->batch);
+    raft->local_nickname = raft_conns_nickname(cf->header.local_address,
+                                               &cf->header.sid);
+    raft->election_timer = (raft->joining
+                                ? CLUSTER_ELECTION_TIMER_DEFAULT
+                                : cluster_file_get_election_timer(cf));
+    raft->conns = raft_conns_create(&cf->header.sid, &cf->header.cid,
+                                    cf->header.local_address);
+    raft_conns_set_election_timer(raft->conns, raft->election_timer);
+    mark_synced(raft);
     VLOG_INFO("local server ID is "RAFT_SID_FMT,
               RAFT_SID_ARGS(&cf->header.sid));
 
-    if (is_alone(raft)) {
-        error = elect_self(raft);
-        if (error) {
-            raft_close(raft);
-            return error;
+    if (raft->joining) {
+        for (size_t i = 0; i < cf->header.n_remote_addresses; i++) {
+            raft->remotes = xrealloc(raft->remotes,
+                                     (raft->n_remotes + 1)
+                                         * sizeof *raft->remotes);
+            raft->remotes[raft->n_remotes++] = xstrdup(
+                cf->header.remote_addresses[i]);
         }
-    } else {
-        VLOG_WARN("%s: the cluster has other servers; this server cannot "
-                  "talk to them yet and serves the committed data "
-                  "read-only", path);
+        raft_conns_set_greeting(raft->conns, RAFT_CONN_JOINING);
+        raft->join_timeout = time_msec() + JOIN_RETRY_MSEC;
+        VLOG_INFO("%s: joining cluster through %zu remote address(es)", path,
+                  raft->n_remotes);
     }
-    mark_synced(raft);
+    raft_reload_servers(raft);
+    raft_reset_election_timer(raft);
+    reset_ping_timer(raft);
+
+    if (!raft->joining && raft_is_alone(raft)) {
+        /* Nobody else to ask: elect ourselves now. */
+        start_election(raft, false);
+        error = raft->failed ? NULL : ovsdb_log_commit_block(cf->log);
+        if (raft->failed || error) {
+            raft_close(raft);
+            return error ? error
+                         : ovsdb_error(OVSDB_E_IO,
+                                       "%s: cannot "
+                                       "start an election",
+                                       path);
+        }
+        after_sync(raft);
+    }
     *raftp = raft;
     return NULL;
 }
@@ -194,38 +1489,249 @@ raft_open(const char *path, struct raft **raftp)
 void
 raft_close(struct raft *raft)
 {
-    if (raft) {
-        complete_commands(raft, 0, RAFT_CMD_SHUTDOWN);
-        free(raft->commands);
-        ds_destroy(&raft->batch);
-        cluster_file_close(raft->cf);
-        free(raft->file_name);
-        free(raft);
+    if (!raft) {
+        return;
     }
+    if (raft->conns && !raft->left && !raft->failed) {
+        raft_transfer_leadership(raft, "this server is shutting down");
+        raft_conns_run(raft->conns);
+    }
+    complete_all_commands(raft, RAFT_CMD_SHUTDOWN);
+    free(raft->commands);
+    for (size_t i = 0; i < raft->n_deferred; i++) {
+        raft_rpc_destroy(raft->deferred[i]);
+    }
+    free(raft->deferred);
+    raft_conns_destroy(raft->conns);
+    raft_set_clear(&raft->servers);
+    free(raft->servers.s);
+    raft_set_clear(&raft->add_servers);
+    free(raft->add_servers.s);
+    raft_server_destroy(raft->remove_server);
+    for (size_t i = 0; i < raft->n_remotes; i++) {
+        free(raft->remotes[i]);
+    }
+    free(raft->remotes);
+    free(raft->snap_text);
+    cluster_file_close(raft->cf);
+    free(raft->local_nickname);
+    free(raft->file_name);
+    free(raft);
+}
+
+/* A database with the file's name and no tables, for a server that has
+ * not joined yet: the leader's snapshot replaces it. */
+static struct ovsdb *
+placeholder_db(const char *name)
+{
+    json_t *json = json_pack("{s:s, s:s, s:{}}", "name", name, "version",
+                             "0.0.0", "tables");
+    struct ovsdb_schema *schema;
+    struct ovsdb_error *error = ovsdb_schema_from_json(json, &schema);
+    json_decref(json);
+    if (error) {
+        ovsdb_error_destroy(error);
+        return NULL;
+    }
+    return ovsdb_create(schema);
 }
 
 struct ovsdb_error *
 raft_read_db(struct raft *raft, struct ovsdb **dbp)
 {
     struct cluster_file *cf = raft->cf;
+    if (raft->joining) {
+        *dbp = placeholder_db(cf->header.name);
+        return *dbp ? NULL
+                    : ovsdb_error(OVSDB_E_OVSDB,
+                                  "%s: bad database "
+                                  "name",
+                                  cf->header.name);
+    }
     struct uuid eid;
     struct ovsdb_error *error = cluster_file_replay(cf, cf->commit_index,
                                                     dbp, &eid);
     if (!error) {
-        set_applied(raft, MAX(cf->commit_index, cf->log_start - 1), &eid);
+        raft->applied_index = MAX(cf->commit_index, cf->log_start - 1);
+        raft->applied_eid = eid;
     }
     return error;
 }
 
-void
-raft_run(struct raft *raft OVS_UNUSED)
+/* ---------------------------------------------------------------------
+ * The main loop. */
+
+static void
+run_timers(struct raft *raft)
 {
+    long long now = time_msec();
+    if (!raft->joining && now >= raft->election_timeout) {
+        if (raft->role == RAFT_LEADER) {
+            /* Step down unless a majority answered in the last election
+             * timeout. */
+            size_t count = 0;
+            for (size_t i = 0; i < raft->servers.n; i++) {
+                count += raft->servers.s[i]->replied;
+            }
+            if (count >= raft->servers.n / 2) {
+                for (size_t i = 0; i < raft->servers.n; i++) {
+                    raft->servers.s[i]->replied = false;
+                }
+                raft_reset_election_timer(raft);
+            } else {
+                VLOG_INFO("term %" PRIu64 ": only %zu of %zu servers replied "
+                          "in the last election timeout: stepping down",
+                          raft->cf->term, count, raft->servers.n);
+                raft_become_follower(raft);
+                start_election(raft, false);
+            }
+        } else {
+            start_election(raft, false);
+        }
+    }
+    if (raft->leaving && now >= raft->leave_timeout) {
+        raft_send_remove_server_requests(raft);
+    }
+    if (raft->joining && now >= raft->join_timeout) {
+        raft->join_timeout = now + JOIN_RETRY_MSEC;
+        raft_conns_regreet(raft->conns);
+    }
+    if (now >= raft->ping_timeout) {
+        if (raft->role == RAFT_LEADER) {
+            send_heartbeats(raft);
+        }
+        for (size_t i = 0; i < raft->n_commands;) {
+            struct raft_command *cmd = raft->commands[i];
+            if (cmd->timestamp
+                && now - cmd->timestamp
+                       > 2 * (long long) raft->election_timer) {
+                complete_command(raft, i,
+                                 (cmd->index && raft->role != RAFT_LEADER
+                                      ? RAFT_CMD_LOST_LEADERSHIP
+                                      : RAFT_CMD_TIMEOUT));
+            } else {
+                i++;
+            }
+        }
+        reset_ping_timer(raft);
+    }
+    if (raft->role == RAFT_LEADER) {
+        /* A server being added that dropped its connection starts over
+         * when it asks again. */
+        for (size_t i = 0; i < raft->add_servers.n;) {
+            struct server *s = raft->add_servers.s[i];
+            if (!raft_conns_is_connected(raft->conns, &s->sid)) {
+                VLOG_INFO("cluster " RAFT_SID_FMT ": server %s (%s) "
+                          "disconnected while joining",
+                          RAFT_SID_ARGS(&raft->cf->header.cid), s->nickname,
+                          s->address);
+                raft_set_remove(&raft->add_servers, s);
+                raft_server_destroy(s);
+                raft->n_disconnections++;
+            } else {
+                i++;
+            }
+        }
+    }
 }
 
 void
-raft_wait(struct raft *raft OVS_UNUSED)
+raft_run(struct raft *raft)
 {
+    if (raft->left || raft->failed) {
+        return;
+    }
+    raft_conns_run(raft->conns);
+    union raft_rpc rpc;
+    for (int i = 0; i < MAX_RECV_PER_RUN && raft_conns_recv(raft->conns, &rpc);
+         i++) {
+        handle_rpc(raft, &rpc);
+        raft_rpc_uninit(&rpc);
+        if (raft->left || raft->failed) {
+            break;
+        }
+    }
+    if (!raft->left && !raft->failed) {
+        run_timers(raft);
+        flush_appends(raft);
+        sync_now(raft);
+    }
+    if (raft->left) {
+        /* Out of the cluster for good: nothing more to say to anyone. */
+        complete_all_commands(raft, RAFT_CMD_SHUTDOWN);
+        raft_conns_destroy(raft->conns);
+        raft->conns = NULL;
+        raft->role = RAFT_FOLLOWER;
+        uuid_zero(&raft->leader);
+    }
 }
+
+void
+raft_wait(struct raft *raft)
+{
+    if (raft->left || raft->failed) {
+        return;
+    }
+    raft_conns_wait(raft->conns);
+    if (raft->need_sync || raft->n_deferred
+        || (raft->role == RAFT_LEADER
+            && raft->flushed_end < raft->cf->log_end)) {
+        poll_immediate_wake();
+    }
+    if (raft->joining) {
+        poll_timer_wait_until(raft->join_timeout);
+    } else {
+        poll_timer_wait_until(raft->election_timeout);
+    }
+    if (raft->leaving) {
+        poll_timer_wait_until(raft->leave_timeout);
+    }
+    if (raft->role == RAFT_LEADER || raft->n_commands) {
+        poll_timer_wait_until(raft->ping_timeout);
+    }
+    if (raft->role == RAFT_LEADER && raft->add_servers.n) {
+        poll_timer_wait_until(time_msec() + 100);
+    }
+}
+
+struct ovsdb_error *
+raft_sync(struct raft *raft)
+{
+    struct cluster_file *cf = raft->cf;
+    if (raft->failed) {
+        return ovsdb_error(OVSDB_E_IO,
+                           "%s: this server failed to write its "
+                           "log",
+                           raft->file_name);
+    }
+    flush_appends(raft);
+    if (!raft->need_sync) {
+        return NULL;
+    }
+    if (!raft_is_alone(raft)) {
+        sync_now(raft);
+        return (raft->failed
+                    ? ovsdb_error(OVSDB_E_IO, "%s: writing the log failed",
+                                  raft->file_name)
+                    : NULL);
+    }
+
+    /* A cluster of one: a failed batch is cut off again and its commands
+     * fail, and the server goes on. */
+    struct ovsdb_error *error = ovsdb_log_commit_block_or_undo(
+        cf->log, raft->sync_offset, raft->sync_records);
+    if (error) {
+        cluster_file_forget(cf, raft->sync_log_end, raft->sync_cf_records);
+        complete_truncated(raft, raft->sync_log_end, RAFT_CMD_IO_ERROR);
+        mark_synced(raft);
+        return error;
+    }
+    after_sync(raft);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------
+ * State. */
 
 const char *
 raft_get_name(const struct raft *raft)
@@ -248,25 +1754,53 @@ raft_get_local_address(const struct raft *raft)
 const struct uuid *
 raft_get_cid(const struct raft *raft)
 {
+    if (uuid_is_zero(&raft->cf->header.cid) && raft->conns) {
+        return raft_conns_get_cid(raft->conns);
+    }
     return &raft->cf->header.cid;
 }
 
 const struct uuid *
 raft_get_sid(const struct raft *raft)
 {
-    return &raft->cf->header.sid;
+    return raft_self(raft);
 }
 
 bool
 raft_is_leader(const struct raft *raft)
 {
-    return raft->role == RAFT_LEADER;
+    return raft->role == RAFT_LEADER && !raft->failed && !raft->left;
 }
 
 bool
 raft_is_connected(const struct raft *raft)
 {
-    return !uuid_is_zero(&raft->leader);
+    return (!raft->candidate_retrying && !raft->joining && !raft->leaving
+            && !raft->left && !raft->failed && raft->ever_had_leader);
+}
+
+bool
+raft_is_joining(const struct raft *raft)
+{
+    return raft->joining;
+}
+
+bool
+raft_is_leaving(const struct raft *raft)
+{
+    return raft->leaving;
+}
+
+bool
+raft_left(const struct raft *raft)
+{
+    return raft->left;
+}
+
+bool
+raft_failed(const struct raft *raft)
+{
+    return raft->failed;
 }
 
 uint64_t
@@ -293,141 +1827,10 @@ raft_get_applied_eid(const struct raft *raft)
     return &raft->applied_eid;
 }
 
-static struct raft_command *
-command_create(enum raft_command_status status, const struct uuid *eid)
-{
-    struct raft_command *cmd = xzalloc(sizeof *cmd);
-    cmd->n_refs = 1;
-    cmd->status = status;
-    cmd->eid = *eid;
-    return cmd;
-}
-
-void
-raft_command_unref(struct raft_command *cmd)
-{
-    if (cmd && --cmd->n_refs == 0) {
-        free(cmd);
-    }
-}
-
-enum raft_command_status
-raft_command_get_status(const struct raft_command *cmd)
-{
-    return cmd->status;
-}
-
 uint64_t
-raft_command_get_index(const struct raft_command *cmd)
+raft_get_election_timer(const struct raft *raft)
 {
-    return cmd->index;
-}
-
-/* Ends every listed command whose entry is at or below 'commit_index'
- * with success, or (if 'commit_index' is 0) every listed command with
- * 'status'. */
-static void
-complete_commands(struct raft *raft, uint64_t commit_index,
-                  enum raft_command_status status)
-{
-    size_t i;
-    for (i = 0; i < raft->n_commands; i++) {
-        struct raft_command *cmd = raft->commands[i];
-        if (commit_index && cmd->index > commit_index) {
-            break;
-        }
-        cmd->status = commit_index ? RAFT_CMD_SUCCESS : status;
-        raft_command_unref(cmd);
-    }
-    memmove(raft->commands, &raft->commands[i],
-            (raft->n_commands - i) * sizeof *raft->commands);
-    raft->n_commands -= i;
-}
-
-struct raft_command *
-raft_command_execute(struct raft *raft, const char *data, size_t size,
-                     const struct uuid *prereq, const struct uuid *eid)
-{
-    struct cluster_file *cf = raft->cf;
-    if (raft->role != RAFT_LEADER) {
-        return command_create(RAFT_CMD_NOT_LEADER, eid);
-    }
-    if (prereq && !uuid_equals(prereq,
-                               cluster_file_get_eid(cf, cf->log_end - 1))) {
-        return command_create(RAFT_CMD_BAD_PREREQ, eid);
-    }
-    struct raft_command *cmd = command_create(RAFT_CMD_INCOMPLETE, eid);
-    struct ovsdb_error *error = cluster_file_append_entry(
-        cf, &raft->batch, cf->term, data, size, eid, NULL, 0, &cmd->index);
-    if (error) {
-        char *msg = ovsdb_error_to_string_free(error);
-        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
-        VLOG_WARN_RL(&rl, "%s: appending an entry failed: %s",
-                     raft->file_name, msg);
-        free(msg);
-        cmd->status = RAFT_CMD_IO_ERROR;
-        return cmd;
-    }
-    if (raft->n_commands >= raft->allocated_commands) {
-        raft->commands = x2nrealloc(raft->commands,
-                                    &raft->allocated_commands,
-                                    sizeof *raft->commands);
-    }
-    cmd->n_refs++;
-    raft->commands[raft->n_commands++] = cmd;
-    raft->batch_records++;
-    return cmd;
-}
-
-struct ovsdb_error *
-raft_sync(struct raft *raft)
-{
-    struct cluster_file *cf = raft->cf;
-    if (!raft->batch_records) {
-        return NULL;
-    }
-    off_t offset = ovsdb_log_get_offset(cf->log);
-    unsigned long long n_records = ovsdb_log_get_n_records(cf->log);
-    struct ovsdb_error *error = ovsdb_log_write_records(
-        cf->log, raft->batch.string, raft->batch.length, raft->batch_records);
-    if (!error) {
-        error = ovsdb_log_commit_block_or_undo(cf->log, offset, n_records);
-    }
-    if (error) {
-        cluster_file_rollback(cf, &raft->sync_mark);
-        complete_commands(raft, 0, RAFT_CMD_IO_ERROR);
-    } else if (is_alone(raft)) {
-        /* On disk on the only server: a majority has it.  The commit index
-         * need not be durable (a restart commits the whole log again). */
-        struct ovsdb_error *ci_error = cluster_file_write_commit_index(
-            cf, NULL, cf->log_end - 1);
-        if (ci_error) {
-            /* The entries are safe; only the record of their commit was
-             * not written.  They count as committed. */
-            char *msg = ovsdb_error_to_string_free(ci_error);
-            VLOG_WARN("%s: writing the commit index failed: %s",
-                      raft->file_name, msg);
-            free(msg);
-            cluster_file_set_commit_index(cf, cf->log_end - 1);
-        }
-        complete_commands(raft, cf->commit_index, RAFT_CMD_SUCCESS);
-    }
-    if (raft->batch.allocated >= 1024 * 1024) {
-        ds_destroy(&raft->batch);
-        ds_init(&raft->batch);
-    }
-    mark_synced(raft);
-    return error;
-}
-
-/* Marks everything up to 'index' as applied. */
-static void
-set_applied(struct raft *raft, uint64_t index, const struct uuid *eid)
-{
-    raft->applied_index = index;
-    if (eid && !uuid_is_zero(eid)) {
-        raft->applied_eid = *eid;
-    }
+    return raft->election_timer;
 }
 
 const char *
@@ -436,11 +1839,29 @@ raft_next_entry(struct raft *raft, size_t *size, struct uuid *eid,
 {
     const struct cluster_file *cf = raft->cf;
     *is_snapshot = false;
+    if (raft->joining) {
+        return NULL;
+    }
+    if (raft->snapshot_unread) {
+        raft->snapshot_unread = false;
+        raft->applied_index = cf->log_start - 1;
+        raft->applied_eid = cf->header.snap.eid;
+        *size = raft->snap_size;
+        *eid = cf->header.snap.eid;
+        *is_snapshot = true;
+        return raft->snap_text;
+    }
+    if (raft->snap_text) {
+        /* Returned last time: no longer needed. */
+        free(raft->snap_text);
+        raft->snap_text = NULL;
+    }
     while (raft->applied_index < cf->commit_index) {
-        uint64_t index = raft->applied_index + 1;
+        uint64_t index = MAX(raft->applied_index + 1, cf->log_start);
         const struct cluster_entry *e = cluster_file_get_entry(cf, index);
-        set_applied(raft, index, &e->eid);
+        raft->applied_index = index;
         if (e->data) {
+            raft->applied_eid = e->eid;
             *size = e->data_size;
             *eid = e->eid;
             return e->data;
@@ -452,9 +1873,15 @@ raft_next_entry(struct raft *raft, size_t *size, struct uuid *eid,
 struct ovsdb_error *
 raft_store_snapshot(struct raft *raft, const char *data, size_t size)
 {
+    if (raft->joining) {
+        return ovsdb_error(OVSDB_E_OVSDB, "cannot store a snapshot while "
+                                          "joining cluster");
+    }
     struct ovsdb_error *error = cluster_file_save_snapshot(
         raft->cf, raft->applied_index, data, size);
-    mark_synced(raft);
+    if (!error) {
+        mark_synced(raft);
+    }
     return error;
 }
 
@@ -470,96 +1897,8 @@ raft_get_file_size(const struct raft *raft)
     return ovsdb_log_get_offset(raft->cf->log);
 }
 
-/* Appends the short and long forms of 'id': "9b40 (9b40345a-...)". */
-static void
-put_id(struct ds *out, const struct uuid *id)
-{
-    ds_put_format(out, RAFT_SID_FMT" ("UUID_FMT")", RAFT_SID_ARGS(id),
-                  UUID_ARGS(id));
-}
+/* ---------------------------------------------------------------------
+ * Control commands. */
 
-/* Appends "self", or the short form of 'sid'. */
-static void
-put_sid(struct ds *out, const struct raft *raft, const struct uuid *sid)
-{
-    if (uuid_equals(sid, raft_get_sid(raft))) {
-        ds_put_cstr(out, "self");
-    } else if (uuid_is_zero(sid)) {
-        ds_put_cstr(out, "unknown");
-    } else {
-        ds_put_format(out, RAFT_SID_FMT, RAFT_SID_ARGS(sid));
-    }
-}
-
-static void
-put_servers(struct ds *out, const struct raft *raft)
-{
-    const struct cluster_file *cf = raft->cf;
-    const json_t *servers = cluster_file_get_servers(cf);
-    const char *sid_s;
-    json_t *address;
-    json_object_foreach ((json_t *) servers, sid_s, address) {
-        struct uuid sid;
-        if (!uuid_from_string(&sid, sid_s)) {
-            continue;
-        }
-        ds_put_format(out, "    "RAFT_SID_FMT" ("RAFT_SID_FMT" at %s)",
-                      RAFT_SID_ARGS(&sid), RAFT_SID_ARGS(&sid),
-                      json_string_value(address));
-        if (uuid_equals(&sid, raft_get_sid(raft))) {
-            ds_put_cstr(out, " (self)");
-        }
-        if (raft->role == RAFT_LEADER) {
-            /* Only this server's own indexes exist today. */
-            ds_put_format(out, " next_index=%"PRIu64" match_index=%"PRIu64,
-                          raft->leader_start_index, cf->log_end - 1);
-        }
-        ds_put_char(out, '\n');
-    }
-}
-
-void
-raft_put_status(const struct raft *raft, struct ds *out)
-{
-    const struct cluster_file *cf = raft->cf;
-    const struct uuid *sid = raft_get_sid(raft);
-    long long now = time_msec();
-
-    ds_put_format(out, RAFT_SID_FMT"\n", RAFT_SID_ARGS(sid));
-    ds_put_format(out, "Name: %s\n", raft_get_name(raft));
-    ds_put_cstr(out, "Cluster ID: ");
-    put_id(out, raft_get_cid(raft));
-    ds_put_cstr(out, "\nServer ID: ");
-    put_id(out, sid);
-    ds_put_format(out, "\nAddress: %s\n", raft_get_local_address(raft));
-    ds_put_cstr(out, "Status: cluster member\n");
-    ds_put_format(out, "Role: %s\n", role_to_string(raft->role));
-    ds_put_format(out, "Term: %"PRIu64"\n", cf->term);
-    ds_put_cstr(out, "Leader: ");
-    put_sid(out, raft, &raft->leader);
-    ds_put_cstr(out, "\nVote: ");
-    put_sid(out, raft, &cf->vote);
-    ds_put_cstr(out, "\n\n");
-    if (raft->election_start) {
-        ds_put_format(out, "Last Election started %lld ms ago, reason: "
-                      "%s\n", now - raft->election_start,
-                      raft->election_reason);
-    }
-    if (raft->election_won) {
-        ds_put_format(out, "Last Election won: %lld ms ago\n",
-                      now - raft->election_won);
-    }
-    ds_put_format(out, "Election timer: %"PRIu64"\n",
-                  cluster_file_get_election_timer(cf));
-    ds_put_format(out, "Log: [%"PRIu64", %"PRIu64"]\n", cf->log_start,
-                  cf->log_end);
-    ds_put_format(out, "Entries not yet committed: %"PRIu64"\n",
-                  cf->log_end - 1 - cf->commit_index);
-    ds_put_format(out, "Entries not yet applied: %"PRIu64"\n",
-                  cf->commit_index - MIN(cf->commit_index,
-                                         raft->applied_index));
-    ds_put_cstr(out, "Connections:\n");
-    ds_put_format(out, "Disconnections: %u\n", raft->n_disconnections);
-    ds_put_cstr(out, "Servers:\n");
-    put_servers(out, raft);
-}
+/* ---------------------------------------------------------------------
+ * cluster/status. */

@@ -16,13 +16,14 @@
  * polling its command; every committed entry (its own included) comes
  * back, in log order, through raft_next_entry().
  *
- * What exists today: a cluster of one server, which elects itself when it
- * opens its file and commits an entry as soon as it is on disk, writing
- * the same records as the reference (vote, leader, a no-op entry of the
- * new term, commit indexes).  A file whose configuration has other
- * servers is opened as a follower that knows no leader: its committed
- * entries are served read-only and every proposal fails with "not
- * leader" (talking to the other members is not built yet). */
+ * The member takes part in its cluster as Open vSwitch 3.1's does, on the
+ * same protocol (tests/data/raft/README.md): elections, log replication
+ * and commit by majority, forwarding of a follower's proposals to the
+ * leader, snapshots for servers that are behind, joining (a file made by
+ * join-cluster), leaving, removing another server, leadership transfer.
+ * A cluster of one elects itself when it opens its file and commits an
+ * entry as soon as it is on disk.  All network and timer work happens in
+ * raft_run(); nothing blocks but the fsyncs Raft requires. */
 #ifndef OVSDB_RAFT_H
 #define OVSDB_RAFT_H 1
 
@@ -42,15 +43,16 @@ struct raft;
 /* Opens the clustered file 'path' read-write (locked) and takes part in its
  * cluster.  On success stores the member in '*raftp' (caller must free
  * with raft_close()).  A bad tail record is logged and dropped (the next
- * write truncates it).  A file made by join-cluster that has not joined
- * yet is refused (joining needs the other members). */
+ * write truncates it).  A file made by join-cluster starts joining its
+ * cluster (raft_is_joining()). */
 struct ovsdb_error *raft_open(const char *path, struct raft **raftp)
     WARN_UNUSED_RESULT;
 void raft_close(struct raft *);         /* NULL is fine. */
 
 /* Builds the database as of the commit index: the snapshot, then every
  * committed entry.  On success stores it in '*dbp' (caller must free with
- * ovsdb_destroy()). */
+ * ovsdb_destroy()).  While joining, that is a database without tables,
+ * which the leader's snapshot replaces (raft_next_entry()). */
 struct ovsdb_error *raft_read_db(struct raft *, struct ovsdb **dbp)
     WARN_UNUSED_RESULT;
 
@@ -66,7 +68,15 @@ const struct uuid *raft_get_sid(const struct raft *);
 bool raft_is_leader(const struct raft *);
 /* True if this server is part of a cluster that has a leader it knows. */
 bool raft_is_connected(const struct raft *);
+bool raft_is_joining(const struct raft *);
+bool raft_is_leaving(const struct raft *);
+/* True once this server has left its cluster (cluster/leave, or removed by
+ * cluster/kick): it takes no part any more and serves only what it has. */
+bool raft_left(const struct raft *);
+/* True after a write that Raft needs failed: only a restart recovers. */
+bool raft_failed(const struct raft *);
 uint64_t raft_get_term(const struct raft *);
+uint64_t raft_get_election_timer(const struct raft *);
 uint64_t raft_get_commit_index(const struct raft *);
 /* The index of the last entry the database has applied (the "index" of
  * _Server.Database). */
@@ -124,6 +134,19 @@ struct ovsdb_error *raft_store_snapshot(struct raft *, const char *data,
 /* Number of entries in the log (after the snapshot), and the file size. */
 uint64_t raft_get_n_log_entries(const struct raft *);
 long long raft_get_file_size(const struct raft *);
+
+/* Control commands, with the reference's words.  Each stores in '*replyp'
+ * a message (caller must free with free()): the reply if it returns true,
+ * the error otherwise.
+ *
+ * raft_leave() starts leaving the cluster (cluster/leave: leadership
+ * goes to another server first); raft_kick() removes the server that 'id'
+ * names (its address or a prefix of its id; cluster/kick), through the
+ * leader; raft_change_election_timer() proposes a new election timer
+ * 'ms' (text) on the leader. */
+bool raft_leave(struct raft *, char **replyp);
+bool raft_kick(struct raft *, const char *id, char **replyp);
+bool raft_change_election_timer(struct raft *, const char *ms, char **replyp);
 
 /* Appends the "cluster/status" report, in the reference's layout. */
 void raft_put_status(const struct raft *, struct ds *out);

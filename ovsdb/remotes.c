@@ -178,7 +178,21 @@ ovsdb_remotes_parse_db_column(const char *spec,
         goto out;
     }
     const struct ovsdb_table *table = ovsdb_get_table(db, table_name);
-    if (!table) {
+    if (!table && !ovsdb_n_tables(db)) {
+        /* A clustered database that has not joined its cluster yet: there
+         * is nothing to read from it, which, as in the reference, is not
+         * an error.  The caller finds no table. */
+        if (dbp) {
+            *dbp = db;
+        }
+        if (tablep) {
+            *tablep = NULL;
+        }
+        if (columnp) {
+            *columnp = NULL;
+        }
+        goto out;
+    } else if (!table) {
         error = ovsdb_error(OVSDB_E_SYNTAX, "\"%s\": no table named %s",
                             spec, table_name);
         goto out;
@@ -261,7 +275,7 @@ ovsdb_remotes_add_spec(struct ovsdb_remotes *remotes, const char *spec,
     const struct ovsdb_column *column;
     struct ovsdb_error *error = ovsdb_remotes_parse_db_column(
         spec, find_db, aux, &db, &table, &column);
-    if (error) {
+    if (error || !table) {
         return error;
     }
 
@@ -332,7 +346,7 @@ ovsdb_remotes_query_string(const char *spec,
     const struct ovsdb_column *column;
     struct ovsdb_error *error = ovsdb_remotes_parse_db_column(
         spec, find_db, aux, NULL, &table, &column);
-    if (error) {
+    if (error || !table) {
         return error;
     }
     if (column->type.key.type != OVSDB_TYPE_STRING

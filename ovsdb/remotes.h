@@ -95,7 +95,9 @@ bool ovsdb_remotes_is_db_spec(const char *spec);
  * the nonnull ones of '*dbp', '*tablep', '*columnp'.  Errors, with the
  * reference's wording in the details ("\"db:x,y\": invalid syntax", "...:
  * no database named x", "...: no table named y", "...: table \"y\" has no
- * column \"z\""), are "syntax error"s the caller must free. */
+ * column \"z\""), are "syntax error"s the caller must free.  A database
+ * without tables (a clustered one that has not joined yet) is no error:
+ * '*tablep' and '*columnp' are then NULL. */
 struct ovsdb_error *ovsdb_remotes_parse_db_column(
     const char *spec, ovsdb_remotes_find_db_cb *find_db, void *aux,
     struct ovsdb **dbp, const struct ovsdb_table **tablep,

@@ -982,6 +982,20 @@ ovsdb_server_run(struct ovsdb_server *srv)
             report_outcomes(srv->dbs[i]);
         }
     }
+    for (size_t i = 0; i < srv->n_dbs; i++) {
+        const struct raft *raft = ovsdb_server_db_get_raft(srv->dbs[i]);
+        if (raft && raft_left(raft)) {
+            /* Out of its cluster for good (cluster/leave or kick), as the
+             * reference: stop serving it. */
+            char *name = xstrdup(srv->dbs[i]->name);
+            VLOG_INFO("%s: removing database because storage disconnected "
+                      "permanently",
+                      name);
+            ovsdb_error_destroy(ovsdb_server_remove_db(srv, name));
+            free(name);
+            break;
+        }
+    }
 
     if (now >= srv->next_stats) {
         allocator_get_stats(&srv->stats);

@@ -2,8 +2,6 @@
 # Every file git tracks under tests/, for "make dist".
 EXTRA_DIST += \
 	tests/automake.mk \
-	tests/automake.mk \
-	tests/automake.mk \
 	tests/check-format \
 	tests/client/backup.sh \
 	tests/client/commands.sh \
@@ -13,11 +11,18 @@ EXTRA_DIST += \
 	tests/client/ref-server.sh \
 	tests/client/remotes.sh \
 	tests/cluster-util.c \
+	tests/cluster/leave-kick.sh \
 	tests/cluster/lib.sh \
+	tests/cluster/members.sh \
+	tests/cluster/mixed-join.sh \
+	tests/cluster/mixed-leader.sh \
+	tests/cluster/ovn-ctl-join.sh \
 	tests/cluster/ovn-ctl.sh \
 	tests/cluster/raft-capture \
 	tests/cluster/raft-conn.sh \
+	tests/cluster/raft-lib \
 	tests/cluster/raft-trim.py \
+	tests/cluster/raft-writer.py \
 	tests/cluster/raftproxy.py \
 	tests/cluster/ref-server.sh \
 	tests/cluster/refusals.sh \

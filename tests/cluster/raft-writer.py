@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+# tests/cluster/raft-writer.py: a client for the Raft tests (a helper, not
+# a test).
+#
+#   raft-writer.py write ACKED SECONDS MAX TAG SOCK...
+#       Inserts Root rows "TAG-<i>" (n = i) one transaction at a time, on
+#       the first SOCK that answers, moving to the next one when a server
+#       fails a transaction or goes away, for at most SECONDS or MAX rows.
+#       Appends each name to the file ACKED as soon as its reply says
+#       success; every attempt uses a new name, so a transaction that
+#       failed but did commit is never counted twice.  Exits 0 once MAX
+#       rows were acknowledged, 1 if time ran out first.
+#   raft-writer.py names SOCK
+#       Prints the names of all Root rows, sorted, one a line.
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                ".."))
+import rpc  # noqa: E402
+
+
+def reply_error(reply):
+    if reply.get("error") is not None:
+        return str(reply["error"])
+    for r in reply["result"]:
+        if isinstance(r, dict) and "error" in r:
+            return "%s: %s" % (r["error"], r.get("details", ""))
+    return None
+
+
+def write(acked_path, seconds, max_rows, tag, socks):
+    deadline = time.time() + seconds
+    n_acked = 0
+    attempt = 0
+    which = 0
+    client = None
+    with open(acked_path, "a") as acked:
+        while n_acked < max_rows and time.time() < deadline:
+            if client is None:
+                try:
+                    client = rpc.Client("unix:" + socks[which], timeout=10)
+                except OSError:
+                    which = (which + 1) % len(socks)
+                    time.sleep(0.05)
+                    continue
+            name = "%s-%d" % (tag, attempt)
+            attempt += 1
+            try:
+                reply = client.transact("Store", [
+                    {"op": "insert", "table": "Root",
+                     "row": {"name": name, "n": attempt}}])
+            except (OSError, rpc.Closed, ValueError):
+                client.close()
+                client = None
+                which = (which + 1) % len(socks)
+                continue
+            error = reply_error(reply)
+            if error is None:
+                acked.write(name + "\n")
+                acked.flush()
+                n_acked += 1
+            else:
+                # Not leader, timeout, lost leadership...: try elsewhere.
+                client.close()
+                client = None
+                which = (which + 1) % len(socks)
+                time.sleep(0.05)
+    print("%d acknowledged in %d attempts" % (n_acked, attempt))
+    return 0 if n_acked >= max_rows else 1
+
+
+def names(sock):
+    c = rpc.Client("unix:" + sock, timeout=30)
+    reply = c.transact("Store", [{"op": "select", "table": "Root",
+                                  "where": [], "columns": ["name"]}])
+    error = reply_error(reply)
+    if error:
+        print("select failed: " + error, file=sys.stderr)
+        return 1
+    for name in sorted(r["name"] for r in reply["result"][0]["rows"]):
+        print(name)
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "write":
+        sys.exit(write(sys.argv[2], float(sys.argv[3]), int(sys.argv[4]),
+                       sys.argv[5], sys.argv[6:]))
+    elif sys.argv[1] == "names":
+        sys.exit(names(sys.argv[2]))
+    sys.exit("usage: see the top of the file")
