@@ -567,15 +567,45 @@ ovsdb_monitor_hub_get(struct ovsdb_monitor_hub *hub, const json_t *requests,
     return hub_get(hub, requests, version, version != OVSDB_MONITOR_V1, mp);
 }
 
+/* Checks one <monitor-cond-change-request> of table 'name'. */
+static struct ovsdb_error *
+parse_cond_change_request(const char *name, const json_t *req)
+{
+    if (!json_is_object(req)) {
+        /* The reference names no "syntax" here. */
+        return ovsdb_error(OVSDB_E_SYNTAX, "Parsing table %s failed: Object "
+                           "expected.", name);
+    }
+    const char *key;
+    json_t *value;
+    json_object_foreach ((json_t *) req, key, value) {
+        if (strcmp(key, "columns") && strcmp(key, "where")) {
+            return ovsdb_syntax_error(req, OVSDB_E_SYNTAX, "Parsing table %s "
+                                      "failed: Member '%s' is present but "
+                                      "not allowed here.", name, key);
+        }
+        if (!json_is_array(value)) {
+            return ovsdb_syntax_error(req, OVSDB_E_SYNTAX, "Parsing table %s "
+                                      "failed: Type mismatch for member "
+                                      "'%s'.", name, key);
+        }
+    }
+    if (json_object_get(req, "columns")) {
+        return ovsdb_syntax_error(req, OVSDB_E_SYNTAX,
+                                  "changing columns is unsupported");
+    }
+    return NULL;
+}
+
 struct ovsdb_error *
 ovsdb_monitor_change_cond(struct ovsdb_monitor *m, const json_t *changes,
                           struct ovsdb_monitor **newp)
 {
     *newp = NULL;
+    /* The checks and messages are the reference's, in its order. */
     if (!json_is_object(changes)) {
-        return ovsdb_syntax_error(changes, OVSDB_E_SYNTAX,
-                                  "monitor-cond-change-requests must be "
-                                  "object");
+        return ovsdb_error(OVSDB_E_SYNTAX,
+                           "monitor-cond-change-requests must be object");
     }
 
     json_t *requests = json_deep_copy(m->requests);
@@ -583,24 +613,38 @@ ovsdb_monitor_change_cond(struct ovsdb_monitor *m, const json_t *changes,
     json_t *change;
     json_object_foreach ((json_t *) changes, name, change) {
         json_t *reqs = json_object_get(requests, name);
-        if (!reqs) {
-            json_decref(requests);
-            return ovsdb_syntax_error(changes, OVSDB_E_SYNTAX,
-                                      "no table named %s in monitor", name);
+        struct ovsdb_error *error = NULL;
+        if (!ovsdb_get_table(m->hub->db, name)) {
+            error = ovsdb_error(OVSDB_E_SYNTAX, "no table named %s", name);
+        } else if (!reqs) {
+            error = ovsdb_error(OVSDB_E_SYNTAX,
+                                "no table named %s in monitor session", name);
+        } else if (!json_is_array(change)) {
+            error = ovsdb_error(OVSDB_E_SYNTAX,
+                                "table %s no monitor-cond-change JSON array",
+                                name);
         }
-        const json_t *first = json_is_array(change)
-                              ? json_array_get(change, 0) : change;
-        if (!json_is_object(first)) {
-            json_decref(requests);
-            return ovsdb_syntax_error(change, OVSDB_E_SYNTAX,
-                                      "Object expected.");
+        /* Each request is checked; the last one's "where" wins. */
+        const json_t *last = NULL;
+        size_t k;
+        const json_t *elem;
+        if (!error) {
+            json_array_foreach (change, k, elem) {
+                error = parse_cond_change_request(name, elem);
+                if (error) {
+                    break;
+                }
+                last = elem;
+            }
         }
-        if (json_object_get(first, "columns")) {
+        if (error) {
             json_decref(requests);
-            return ovsdb_syntax_error(first, OVSDB_E_SYNTAX,
-                                      "changing columns is unsupported");
+            return error;
         }
-        json_t *where = json_object_get(first, "where");
+        if (!last) {
+            continue;
+        }
+        json_t *where = json_object_get(last, "where");
         if (!json_is_array(reqs)) {
             json_t *array = json_array();
             json_array_append(array, reqs);

@@ -1033,9 +1033,9 @@ ovsdb_server_wait(struct ovsdb_server *srv)
     poll_timer_wait_until(srv->next_stats);
 }
 
-/* Puts "NAME:<bytes>B (<size in KiB, MiB or GiB>) WHAT\n" on 'out'. */
+/* Puts " NAME:<bytes> bytes (<size in KiB, MiB, GiB or TiB>)" on 'out'. */
 static void
-put_size(struct ds *out, const char *name, size_t bytes, const char *what)
+put_size(struct ds *out, const char *name, size_t bytes)
 {
     static const char *units[] = {"KiB", "MiB", "GiB", "TiB"};
     double value = bytes / 1024.0;
@@ -1044,8 +1044,8 @@ put_size(struct ds *out, const char *name, size_t bytes, const char *what)
         value /= 1024;
         i++;
     }
-    ds_put_format(out, "%s:%zuB (%.1f %s) %s\n", name, bytes, value,
-                  units[i], what);
+    ds_put_format(out, " %s:%zu bytes (%.1f %s)", name, bytes, value,
+                  units[i]);
 }
 
 void
@@ -1095,17 +1095,15 @@ ovsdb_server_put_memory_report(struct ovsdb_server *srv, struct ds *out)
     }
 
     /* Refreshed now: asked for, the figures must not be up to
-     * STATS_INTERVAL old.  One "key:value" per line, sizes in bytes with
-     * the unit written, and the ratio named for what it divides (as Redis's
+     * STATS_INTERVAL old.  One line, each size in bytes with its unit and
+     * in KiB/MiB/GiB, and the ratio named for what it divides (as Redis's
      * mem_fragmentation_ratio). */
     allocator_get_stats(&srv->stats);
-    ds_put_format(out, "\nallocator:%s\n", allocator_name());
-    put_size(out, "allocated", srv->stats.allocated,
-             "in use by the program");
-    put_size(out, "resident", srv->stats.resident,
-             "held by the allocator in resident pages");
-    put_size(out, "rss", srv->stats.rss, "resident set of the process");
-    ds_put_format(out, "fragmentation_ratio:%.2f (rss / allocated)\n",
+    ds_put_format(out, "\nallocator:%s", allocator_name());
+    put_size(out, "allocated", srv->stats.allocated);
+    put_size(out, "resident", srv->stats.resident);
+    put_size(out, "rss", srv->stats.rss);
+    ds_put_format(out, " fragmentation_ratio:%.2f (rss/allocated)\n",
                   srv->stats.fragmentation);
 
     /* Flow control (ovsdb/session.h): the limits, the sessions not reading

@@ -711,10 +711,10 @@ handle_monitor_cond_change(struct ovsdb_session *s,
 {
     const json_t *params = msg->params;
     if (json_array_size(params) != 3) {
+        /* The reference's words. */
         send_ovsdb_error(s, msg->id,
-                         params_error(params, msg->method,
-                                      "<monitor-id>, <new-monitor-id>, "
-                                      "<monitor-cond-change-requests>"));
+                         ovsdb_syntax_error(params, OVSDB_E_SYNTAX,
+                                            "invalid parameters"));
         return;
     }
 

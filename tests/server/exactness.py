@@ -110,6 +110,34 @@ CASES = {
         transact(insert("h3")),
         transact({"op": "delete", "table": "Host", "where": []}),
     ],
+    # The errors of monitor_cond_change, word for word.  (Not sent: a
+    # request without "where", which the reference 3.1 crashes on.)
+    "cond-change-errors": [
+        ("monitor_cond", [DB, "m1", {"Host": [
+            {"columns": ["name"], "where": [["name", "==", "h1"]]}]}]),
+        ("monitor", [DB, "v1", {"Host": [{"columns": ["name"]}]}]),
+        ("monitor_cond_change", ["m1", "m1", {"Nope": [{"where": [True]}]}]),
+        ("monitor_cond_change", ["m1", "m1", {"Interface": [
+            {"where": [True]}]}]),
+        ("monitor_cond_change", ["m1", "m1", {"Host": {"where": [True]}}]),
+        ("monitor_cond_change", ["m1", "m1", {"Host": [
+            {"columns": ["name"]}]}]),
+        ("monitor_cond_change", ["m1", "m1", {"Host": [
+            {"where": [["nope", "==", 1]]}]}]),
+        ("monitor_cond_change", ["m1", "m1", {"Host": [{"bogus": 1}]}]),
+        ("monitor_cond_change", ["m1", "m1", {"Host": [{"where": 1}]}]),
+        ("monitor_cond_change", ["m1", "m1", {"Host": [7]}]),
+        ("monitor_cond_change", ["m1", "m1", []]),
+        ("monitor_cond_change", ["m9", "m1", {}]),
+        ("monitor_cond_change", ["m1"]),
+        ("monitor_cond_change", ["m1", "v1", {}]),
+        ("monitor_cond_change", ["v1", "v1", {"Host": [
+            {"where": [["nope", "==", 1]]}]}]),
+        ("monitor_cond_change", ["m1", "m1", {"Host": [
+            {"where": [True]}, {"where": [False]}]}]),
+        ("monitor_cond_change", ["m1", "m1", {"Host": []}]),
+        transact(insert("h4")),
+    ],
 }
 
 
