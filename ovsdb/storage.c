@@ -1035,7 +1035,10 @@ ovsdb_storage_wait(struct ovsdb_storage *s)
         poll_fd_wait(s->child_fd, POLLIN);
     } else if (log_is_broken(s)) {
         poll_timer_wait_until(s->next_recover);
-    } else if (s->rewrite_soon || ovsdb_storage_has_pending(s)) {
+    } else if (s->rewrite_soon || s->batch.length
+               || s->n_txns > s->n_submitted) {
+        /* Something to write.  (Clustered transactions already written
+         * wait for Raft, whose raft_wait() wakes the loop.) */
         poll_immediate_wake();
     } else {
         /* The size only grows with commits, which wake the loop anyway, so
