@@ -507,7 +507,7 @@ apply_entry(struct ovsdb_storage *s, const char *data, size_t size,
                 s->new_db = s->db = db;
             }
         } else if (!error && txn) {
-            error = ovsdb_record_replay(s->db, txn);
+            error = ovsdb_record_replay_id(s->db, txn, eid);
         }
         json_decref(json);
     }
@@ -676,6 +676,10 @@ ovsdb_storage_commit_defer(struct ovsdb_storage *s, struct ovsdb_txn *txn,
         error = propose_txn(s, txn, &pt);
         if (error) {
             return error;
+        }
+        if (pt.cmd) {
+            /* Monitors know it by its entry id on every member. */
+            ovsdb_txn_set_id(txn, &pt.eid);
         }
     } else {
         /* A log that refuses writes fails the commit now, as it always
