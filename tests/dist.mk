@@ -16,6 +16,7 @@ EXTRA_DIST += \
 	tests/cluster/members.sh \
 	tests/cluster/mixed-join.sh \
 	tests/cluster/mixed-leader.sh \
+	tests/cluster/ovn-ctl-join.sh \
 	tests/cluster/ovn-ctl.sh \
 	tests/cluster/raft-capture \
 	tests/cluster/raft-conn.sh \
