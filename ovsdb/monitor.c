@@ -178,6 +178,15 @@ ovsdb_monitor_hub_get_last_txn_id(const struct ovsdb_monitor_hub *hub)
     return &hub->last_txn_id;
 }
 
+void
+ovsdb_monitor_hub_set_last_txn_id(struct ovsdb_monitor_hub *hub,
+                                  const struct uuid *id)
+{
+    if (!uuid_is_zero(id)) {
+        hub->last_txn_id = *id;
+    }
+}
+
 size_t
 ovsdb_monitor_hub_n_monitors(const struct ovsdb_monitor_hub *hub)
 {
@@ -1245,7 +1254,12 @@ hub_commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn,
     hub->commit_serial++;
     monitor_index_set_expire(hub->indexes);
     ovsdb_txn_for_each_change(txn, index_change, &ctx);
-    uuid_generate(&hub->last_txn_id);
+    const struct uuid *id = ovsdb_txn_get_id(txn);
+    if (id) {
+        hub->last_txn_id = *id;
+    } else {
+        uuid_generate(&hub->last_txn_id);
+    }
     if (hub->history_on) {
         history_record(hub, txn);
     }

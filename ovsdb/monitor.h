@@ -82,6 +82,11 @@ struct ovsdb_error *ovsdb_monitor_hub_get(struct ovsdb_monitor_hub *,
  * gave out before).  Borrowed. */
 const struct uuid *ovsdb_monitor_hub_get_last_txn_id(
     const struct ovsdb_monitor_hub *);
+/* Sets the id of the transaction the database stands at, for a database
+ * whose ids come from its storage (clustered: the last applied Raft entry
+ * id), so that a client that saw it elsewhere resumes.  Zero is ignored. */
+void ovsdb_monitor_hub_set_last_txn_id(struct ovsdb_monitor_hub *,
+                                       const struct uuid *);
 
 /* Number of shapes and of transactions in the history (memory/show). */
 size_t ovsdb_monitor_hub_n_monitors(const struct ovsdb_monitor_hub *);

@@ -308,6 +308,9 @@ sync_now(struct raft *raft)
     } else if (raft->n_deferred) {
         send_deferred(raft);
     }
+    if (raft->conns) {
+        raft_conns_run(raft->conns);   /* The replies leave now. */
+    }
 }
 
 /* ---------------------------------------------------------------------
@@ -614,6 +617,11 @@ flush_appends(struct raft *raft)
     }
     raft->flushed_end = log_end;
     reset_ping_timer(raft);
+    /* Put them on the wire now, so that the followers write them while
+     * this server's fsync runs. */
+    if (raft->conns) {
+        raft_conns_run(raft->conns);
+    }
 }
 
 static void

@@ -318,6 +318,13 @@ ovsdb_record_to_txn(struct ovsdb *db, const json_t *json, bool is_diff,
 struct ovsdb_error *
 ovsdb_record_replay(struct ovsdb *db, const json_t *json)
 {
+    return ovsdb_record_replay_id(db, json, NULL);
+}
+
+struct ovsdb_error *
+ovsdb_record_replay_id(struct ovsdb *db, const json_t *json,
+                       const struct uuid *id)
+{
     if (!json_is_object(json)) {
         return ovsdb_error(OVSDB_E_SYNTAX, "transaction record is not an "
                            "object");
@@ -332,6 +339,9 @@ ovsdb_record_replay(struct ovsdb *db, const json_t *json)
     if (error) {
         ovsdb_txn_abort(txn);
         return error;
+    }
+    if (id) {
+        ovsdb_txn_set_id(txn, id);
     }
     ovsdb_txn_commit_finish(txn);
     return NULL;

@@ -30,6 +30,7 @@ struct ds;
 struct ovsdb;
 struct ovsdb_error;
 struct ovsdb_txn;
+struct uuid;
 
 /* Appends to 'out' the JSON text of the record to write for 'txn' (after
  * precommit): its changes with "_date" (now, wall clock), "_comment" if
@@ -58,6 +59,12 @@ struct ovsdb_error *ovsdb_record_to_txn(struct ovsdb *db, const json_t *json,
 /* Applies the record 'json' (borrowed; its own "_is_diff" says how to read
  * it) to 'db' as a committed transaction: parse, precommit, commit. */
 struct ovsdb_error *ovsdb_record_replay(struct ovsdb *db, const json_t *json)
+    WARN_UNUSED_RESULT;
+/* Same, giving the transaction the id 'id' (if nonnull; see
+ * ovsdb_txn_set_id()). */
+struct ovsdb_error *ovsdb_record_replay_id(struct ovsdb *db,
+                                           const json_t *json,
+                                           const struct uuid *id)
     WARN_UNUSED_RESULT;
 
 #endif /* ovsdb/record.h */

@@ -122,6 +122,10 @@ server_db_create(struct ovsdb_server *srv, const char *name, struct ovsdb *db,
     sdb->db = db;
     sdb->storage = storage;
     sdb->hub = ovsdb_monitor_hub_create(db);
+    if (storage && ovsdb_storage_get_raft(storage)) {
+        ovsdb_monitor_hub_set_last_txn_id(
+            sdb->hub, raft_get_applied_eid(ovsdb_storage_get_raft(storage)));
+    }
     ovsdb_add_commit_observer(db, commit_cb, sdb);
 
     size_t i;
@@ -418,6 +422,10 @@ serve_new_db(struct ovsdb_server_db *sdb, struct ovsdb *db)
     ovsdb_destroy(sdb->db);
     sdb->db = db;
     sdb->hub = ovsdb_monitor_hub_create(db);
+    if (ovsdb_server_db_get_raft(sdb)) {
+        ovsdb_monitor_hub_set_last_txn_id(
+            sdb->hub, raft_get_applied_eid(ovsdb_server_db_get_raft(sdb)));
+    }
     ovsdb_add_commit_observer(db, commit_cb, sdb);
     sdb->commit_seqno++;
     ovsdb_sysdb_set_schema(srv->sysdb->db, sdb->name, ovsdb_get_schema(db));

@@ -507,7 +507,7 @@ apply_entry(struct ovsdb_storage *s, const char *data, size_t size,
                 s->new_db = s->db = db;
             }
         } else if (!error && txn) {
-            error = ovsdb_record_replay(s->db, txn);
+            error = ovsdb_record_replay_id(s->db, txn, eid);
         }
         json_decref(json);
     }
@@ -676,6 +676,10 @@ ovsdb_storage_commit_defer(struct ovsdb_storage *s, struct ovsdb_txn *txn,
         error = propose_txn(s, txn, &pt);
         if (error) {
             return error;
+        }
+        if (pt.cmd) {
+            /* Monitors know it by its entry id on every member. */
+            ovsdb_txn_set_id(txn, &pt.eid);
         }
     } else {
         /* A log that refuses writes fails the commit now, as it always
@@ -1035,7 +1039,10 @@ ovsdb_storage_wait(struct ovsdb_storage *s)
         poll_fd_wait(s->child_fd, POLLIN);
     } else if (log_is_broken(s)) {
         poll_timer_wait_until(s->next_recover);
-    } else if (s->rewrite_soon || ovsdb_storage_has_pending(s)) {
+    } else if (s->rewrite_soon || s->batch.length
+               || s->n_txns > s->n_submitted) {
+        /* Something to write.  (Clustered transactions already written
+         * wait for Raft, whose raft_wait() wakes the loop.) */
         poll_immediate_wake();
     } else {
         /* The size only grows with commits, which wake the loop anyway, so

@@ -46,6 +46,7 @@ struct ovsdb_txn {
     struct ovsdb_txn_row **rows;    /* All txn_rows, in creation order. */
     size_t n_rows, allocated_rows;
     struct ds comment;
+    struct uuid id;                 /* Zero if none given. */
 };
 
 struct ovsdb_txn *
@@ -63,6 +64,18 @@ struct ovsdb *
 ovsdb_txn_get_db(const struct ovsdb_txn *txn)
 {
     return txn->db;
+}
+
+void
+ovsdb_txn_set_id(struct ovsdb_txn *txn, const struct uuid *id)
+{
+    txn->id = *id;
+}
+
+const struct uuid *
+ovsdb_txn_get_id(const struct ovsdb_txn *txn)
+{
+    return uuid_is_zero(&txn->id) ? NULL : &txn->id;
 }
 
 static struct ovsdb_txn_table *

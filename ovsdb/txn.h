@@ -46,6 +46,12 @@ struct ovsdb_txn;
 struct ovsdb_txn *ovsdb_txn_create(struct ovsdb *db);
 struct ovsdb *ovsdb_txn_get_db(const struct ovsdb_txn *);
 
+/* The transaction's id for monitor_cond_since, when its storage gives it
+ * one (a clustered database: the Raft entry id, the same on every member);
+ * get returns NULL if none was set.  Borrowed. */
+void ovsdb_txn_set_id(struct ovsdb_txn *, const struct uuid *);
+const struct uuid *ovsdb_txn_get_id(const struct ovsdb_txn *);
+
 /* Row changes.
  *
  * ovsdb_txn_row_insert(): takes ownership of 'row', a row of 'table'

@@ -4,7 +4,8 @@
 # join-cluster; they elect a leader, a write on a follower is forwarded to
 # the leader and seen on every member, the leader is killed with SIGKILL
 # under a writer and a new one is elected with no acknowledged write
-# lost, and the killed member catches up when it comes back.
+# lost, the killed member catches up when it comes back, and a
+# monitor_cond_since client resumes on any member with found=true.
 . "$OVSDB_SRCDIR/tests/e2e/lib.sh"
 . "$OVSDB_SRCDIR/tests/cluster/raft-lib"
 command -v python3 >/dev/null || skip "no python3 for the test clients"
@@ -76,5 +77,9 @@ for n in s2 s3; do
     names $n > final.$n
     cmp -s final.s1 final.$n || fail "s1 and $n serve different rows"
 done
-grep -q '^Role: leader$' "$new_leader.status" 2>/dev/null || true
+
+# 5. A monitor_cond_since client moves between members with found=true.
+for pair in "s1 s2" "s2 s3" "s3 s1"; do
+    resumes $pair || fail "a client of ${pair% *} does not resume on ${pair#* }"
+done
 echo PASS

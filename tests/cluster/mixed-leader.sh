@@ -77,7 +77,13 @@ for n in s2 s3; do
     cmp -s final.s1 final.$n || fail "s1 and $n serve different rows"
 done
 
-# 5. The reference accepted every message of ours and agrees on the log.
+# 5. monitor_cond_since clients move between ours and the reference's
+# with found=true: the transaction ids are the Raft entry ids.
+for pair in "s1 s2" "s2 s1" "s3 s1"; do
+    resumes $pair || fail "a client of ${pair% *} does not resume on ${pair#* }"
+done
+
+# 6. The reference accepted every message of ours and agrees on the log.
 for n in s2 s3; do
     ! grep -i 'Parsing raft\|not allowed here\|misrouted\|wrong cluster' \
         $n.log || fail "reference $n rejected a message"

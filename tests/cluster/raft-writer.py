@@ -12,6 +12,9 @@
 #       rows were acknowledged, 1 if time ran out first.
 #   raft-writer.py names SOCK
 #       Prints the names of all Root rows, sorted, one a line.
+#   raft-writer.py since SOCK [LAST-ID]
+#       Sends monitor_cond_since on Root with LAST-ID (default: all zeros)
+#       and prints "FOUND LAST-TXN-ID" ("true"/"false").
 import os
 import sys
 import time
@@ -84,10 +87,21 @@ def names(sock):
     return 0
 
 
+def since(sock, last):
+    c = rpc.Client("unix:" + sock, timeout=30)
+    r = c.result("monitor_cond_since",
+                 ["Store", None, {"Root": [{"columns": ["name"]}]}, last])
+    print("%s %s" % ("true" if r[0] else "false", r[1]))
+    return 0
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "write":
         sys.exit(write(sys.argv[2], float(sys.argv[3]), int(sys.argv[4]),
                        sys.argv[5], sys.argv[6:]))
     elif sys.argv[1] == "names":
         sys.exit(names(sys.argv[2]))
+    elif sys.argv[1] == "since":
+        sys.exit(since(sys.argv[2], sys.argv[3] if len(sys.argv) > 3
+                       else "00000000-0000-0000-0000-000000000000"))
     sys.exit("usage: see the top of the file")
