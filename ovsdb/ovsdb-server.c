@@ -20,6 +20,7 @@
 #include "lib/vlog.h"
 #include "ovsdb/cluster-ctl.h"
 #include "ovsdb/error.h"
+#include "ovsdb/record.h"
 #include "ovsdb/relay.h"
 #include "ovsdb/remotes.h"
 #include "ovsdb/replication.h"
@@ -81,9 +82,9 @@ usage(void)
            "  --unixctl=SOCKET        override default control socket name\n"
            "  --no-dbs                start with no database\n"
            "  --disable-file-column-diff\n"
-           "                          accepted for ovn-ctl; database files "
-           "are always\n"
-           "                          written with column diffs\n"
+           "                          write whole changed columns to "
+           "database files,\n"
+           "                          not column diffs\n"
            "  -h, --help              display this help message\n"
            "  -V, --version           display version information\n"
            "Not supported: --run, --record, --replay.\n");
@@ -101,31 +102,31 @@ parse_options(int argc, char *argv[], struct options *opts)
         OPT_ACTIVE,
         OPT_NO_DBS,
         OPT_IGNORED_NOARG,
+        OPT_NO_COLUMN_DIFF,
         OPT_UNSUPPORTED,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
         STREAM_SSL_OPTION_ENUMS
     };
     static const struct option long_options[] = {
-        {"remote", required_argument, NULL, OPT_REMOTE},
-        {"unixctl", required_argument, NULL, OPT_UNIXCTL},
-        {"sync-from", required_argument, NULL, OPT_SYNC_FROM},
-        {"sync-exclude-tables", required_argument, NULL, OPT_SYNC_EXCLUDE},
-        {"active", no_argument, NULL, OPT_ACTIVE},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        {"no-dbs", no_argument, NULL, OPT_NO_DBS},
-        /* ovn-ctl passes it when --help lists it; our files always hold
-         * column diffs (Open vSwitch 2.15 and later read them). */
-        {"disable-file-column-diff", no_argument, NULL, OPT_IGNORED_NOARG},
+        { "remote", required_argument, NULL, OPT_REMOTE },
+        { "unixctl", required_argument, NULL, OPT_UNIXCTL },
+        { "sync-from", required_argument, NULL, OPT_SYNC_FROM },
+        { "sync-exclude-tables", required_argument, NULL, OPT_SYNC_EXCLUDE },
+        { "active", no_argument, NULL, OPT_ACTIVE },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        { "no-dbs", no_argument, NULL, OPT_NO_DBS },
+        /* ovn-ctl passes it when --help lists it (ovsdb/record.h). */
+        { "disable-file-column-diff", no_argument, NULL, OPT_NO_COLUMN_DIFF },
         /* The reference's, refused by name rather than ignored. */
-        {"run", required_argument, NULL, OPT_UNSUPPORTED},
-        {"record", optional_argument, NULL, OPT_UNSUPPORTED},
-        {"replay", optional_argument, NULL, OPT_UNSUPPORTED},
+        { "run", required_argument, NULL, OPT_UNSUPPORTED },
+        { "record", optional_argument, NULL, OPT_UNSUPPORTED },
+        { "replay", optional_argument, NULL, OPT_UNSUPPORTED },
         DAEMON_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
         STREAM_SSL_LONG_OPTIONS,
-        {NULL, 0, NULL, 0},
+        { NULL, 0, NULL, 0 },
     };
 
     for (;;) {
@@ -160,6 +161,9 @@ parse_options(int argc, char *argv[], struct options *opts)
             exit(EXIT_SUCCESS);
         case OPT_NO_DBS:
             opts->no_dbs = true;
+            break;
+        case OPT_NO_COLUMN_DIFF:
+            ovsdb_record_disable_column_diff();
             break;
         case OPT_IGNORED_NOARG:
             break;

@@ -20,6 +20,15 @@
 /* ---------------------------------------------------------------------
  * Writing. */
 
+/* False after ovsdb_record_disable_column_diff(). */
+static bool column_diff = true;
+
+void
+ovsdb_record_disable_column_diff(void)
+{
+    column_diff = false;
+}
+
 /* Appends ',"NAME":' (without the comma if 'first') to 'out'. */
 static void
 put_member_name(struct ds *out, const char *name, bool first)
@@ -67,7 +76,7 @@ put_row(struct ds *out, const struct ovsdb_table_schema *ts,
             /* As the reference reads it back: a diff applies to a value
              * that is not the default, and replaces a default one. */
             const struct ovsdb_datum *od = &old->fields[i];
-            if (ovsdb_type_is_composite(type)
+            if (column_diff && ovsdb_type_is_composite(type)
                 && !ovsdb_datum_is_default(od, type)) {
                 struct ovsdb_datum diff;
                 ovsdb_datum_diff(&diff, od, d, type);
@@ -156,7 +165,7 @@ ovsdb_record_put_txn(struct ds *out, const struct ovsdb_txn *txn)
     }
     ds_put_cstr(out, ",\"_date\":");
     jsonx_put_integer(out, time_wall_msec());
-    ds_put_cstr(out, ",\"_is_diff\":true}");
+    ds_put_cstr(out, column_diff ? ",\"_is_diff\":true}" : "}");
     return true;
 }
 

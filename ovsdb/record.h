@@ -40,6 +40,11 @@ struct uuid;
  * if nothing persistent changed. */
 bool ovsdb_record_put_txn(struct ds *out, const struct ovsdb_txn *txn);
 
+/* From now on, ovsdb_record_put_txn() writes each changed column of a
+ * modified row whole, and no "_is_diff" (as the reference's
+ * --disable-file-column-diff, for readers older than column diffs). */
+void ovsdb_record_disable_column_diff(void);
+
 /* Returns the changes of 'txn' (after precommit) as a record without
  * "_date", "_comment" and "_is_diff" (for tests and tools).  New
  * reference; NULL if nothing persistent changed. */

@@ -299,6 +299,7 @@ EXTRA_DIST += \
 	tests/storage/group-commit.sh \
 	tests/storage/lib.sh \
 	tests/storage/lock-interop.sh \
+	tests/storage/no-column-diff.sh \
 	tests/storage/old-format.sh \
 	tests/storage/ref-server-file.sh \
 	tests/storage/server-durability.sh \
