@@ -309,7 +309,7 @@ sync_now(struct raft *raft)
         send_deferred(raft);
     }
     if (raft->conns) {
-        raft_conns_run(raft->conns);   /* The replies leave now. */
+        raft_conns_run(raft->conns); /* The replies leave now. */
     }
 }
 
@@ -1144,10 +1144,15 @@ handle_append_reply(struct raft *raft, const struct raft_append_reply *rpy)
     if (s->next_index < cf->log_start) {
         send_install_snapshot_request(raft, s, NULL);
     } else if (s->next_index < cf->log_end) {
-        if (rpy->result != RAFT_APPEND_OK
-            || s->next_index == rpy->prev_log_index + rpy->n_entries + 1) {
+        bool flushing = (raft_find_peer(raft, &s->sid)
+                         && s->next_index == raft->flushed_end);
+        if (!flushing
+            && (rpy->result != RAFT_APPEND_OK
+                || s->next_index
+                       == rpy->prev_log_index + rpy->n_entries + 1)) {
             /* Catching up: send what follows.  (A reply to an earlier
-             * request while newer entries are in flight needs nothing.) */
+             * request while newer entries are in flight needs nothing, nor
+             * one that flush_appends() is about to serve.) */
             raft_send_append_request(raft, s, cf->log_end - s->next_index,
                                      NULL);
         }
@@ -1570,6 +1575,18 @@ raft_read_db(struct raft *raft, struct ovsdb **dbp)
  * The main loop. */
 
 static void
+forget_lost_snapshots(struct raft *raft, struct server_set *set)
+{
+    for (size_t i = 0; i < set->n; i++) {
+        struct server *s = set->s[i];
+        if (s->snapshot_in_flight
+            && !raft_conns_is_connected(raft->conns, &s->sid)) {
+            s->snapshot_in_flight = false;
+        }
+    }
+}
+
+static void
 run_timers(struct raft *raft)
 {
     long long now = time_msec();
@@ -1624,6 +1641,9 @@ run_timers(struct raft *raft)
         reset_ping_timer(raft);
     }
     if (raft->role == RAFT_LEADER) {
+        /* A snapshot whose connection went down may never have arrived. */
+        forget_lost_snapshots(raft, &raft->servers);
+        forget_lost_snapshots(raft, &raft->add_servers);
         /* A server being added that dropped its connection starts over
          * when it asks again. */
         for (size_t i = 0; i < raft->add_servers.n;) {

@@ -122,9 +122,10 @@ server_db_create(struct ovsdb_server *srv, const char *name, struct ovsdb *db,
     sdb->db = db;
     sdb->storage = storage;
     sdb->hub = ovsdb_monitor_hub_create(db);
-    if (storage && ovsdb_storage_get_raft(storage)) {
-        ovsdb_monitor_hub_set_last_txn_id(
-            sdb->hub, raft_get_applied_eid(ovsdb_storage_get_raft(storage)));
+    const struct raft *raft = storage ? ovsdb_storage_get_raft(storage) : NULL;
+    if (raft) {
+        ovsdb_monitor_hub_set_last_txn_id(sdb->hub,
+                                          raft_get_applied_eid(raft));
     }
     ovsdb_add_commit_observer(db, commit_cb, sdb);
 
@@ -422,9 +423,10 @@ serve_new_db(struct ovsdb_server_db *sdb, struct ovsdb *db)
     ovsdb_destroy(sdb->db);
     sdb->db = db;
     sdb->hub = ovsdb_monitor_hub_create(db);
-    if (ovsdb_server_db_get_raft(sdb)) {
-        ovsdb_monitor_hub_set_last_txn_id(
-            sdb->hub, raft_get_applied_eid(ovsdb_server_db_get_raft(sdb)));
+    const struct raft *raft = ovsdb_server_db_get_raft(sdb);
+    if (raft) {
+        ovsdb_monitor_hub_set_last_txn_id(sdb->hub,
+                                          raft_get_applied_eid(raft));
     }
     ovsdb_add_commit_observer(db, commit_cb, sdb);
     sdb->commit_seqno++;

@@ -46,7 +46,8 @@ struct ovsdb_txn {
     struct ovsdb_txn_row **rows;    /* All txn_rows, in creation order. */
     size_t n_rows, allocated_rows;
     struct ds comment;
-    struct uuid id;                 /* Zero if none given. */
+    /* Its id for monitors (ovsdb_txn_set_id()), or zero. */
+    struct uuid id;
 };
 
 struct ovsdb_txn *

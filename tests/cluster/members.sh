@@ -5,7 +5,8 @@
 # the leader and seen on every member, the leader is killed with SIGKILL
 # under a writer and a new one is elected with no acknowledged write
 # lost, the killed member catches up when it comes back, and a
-# monitor_cond_since client resumes on any member with found=true.
+# monitor_cond_since client resumes on any member with found=true; a
+# leader left alone steps down.
 . "$OVSDB_SRCDIR/tests/e2e/lib.sh"
 . "$OVSDB_SRCDIR/tests/cluster/raft-lib"
 command -v python3 >/dev/null || skip "no python3 for the test clients"
@@ -82,4 +83,12 @@ done
 for pair in "s1 s2" "s2 s3" "s3 s1"; do
     resumes $pair || fail "a client of ${pair% *} does not resume on ${pair#* }"
 done
+
+# 6. A leader that loses the majority steps down.
+leader=$(wait_leader 30 s1 s2 s3)
+for n in s1 s2 s3; do
+    [ $n = "$leader" ] || kill_server $n
+done
+not_leader() { ! has_role "$1" leader; }
+wait_until 30 "$leader is still leader without a majority" not_leader "$leader"
 echo PASS
