@@ -3,7 +3,7 @@
  * Input: bytes accumulate in 'input'.  A scanner walks them once, tracking
  * nesting depth and whether it is inside a string (and after a backslash),
  * until the depth returns to zero: that byte ends a message, which jansson
- * then parses in place with json_loadb().  Scanning state survives between
+ * then parses in place with jsonx_loadb().  Scanning state survives between
  * reads, so a message split across any number of reads is scanned once.
  *
  * Output: messages are serialized straight into one buffer ('output'),

@@ -18,7 +18,7 @@
  * ovsdb_server_run() flushes the batch at the end of the pass (or earlier,
  * when a request that reads the database would otherwise see unwritten
  * data), and monitors hear of them only then.
- * The "_Server" database (ovsdb/server-db.h) is in memory and read-only
+ * The "_Server" database (ovsdb/sysdb.h) is in memory and read-only
  * for clients; it always has one row per served database. */
 #ifndef OVSDB_SERVER_H
 #define OVSDB_SERVER_H 1
