@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <jansson.h>
+#include "lib/util.h"
 #include "lib/uuid.h"
 #include "ovsdb/cluster-file.h"
 #include "ovsdb/raft-rpc.h"
@@ -161,9 +162,40 @@ struct raft_command *raft_initiate(struct raft *, const char *data,
                                    const json_t *servers,
                                    uint64_t election_timer,
                                    enum raft_command_status *statusp);
+/* Writes an entry at 'index' (at most log_end), truncating the log there
+ * first, and follows a change of configuration. */
+struct ovsdb_error *raft_write_entry(struct raft *, uint64_t term,
+                                     uint64_t index, const char *data,
+                                     size_t size, const struct uuid *eid,
+                                     const json_t *servers,
+                                     uint64_t election_timer)
+    WARN_UNUSED_RESULT;
+/* A write Raft needs failed: this server stops taking part (takes
+ * ownership of 'error'). */
+void raft_fail(struct raft *, struct ovsdb_error *error);
 /* Leader: sends 's' up to 'n' entries from its next_index. */
 void raft_send_append_request(struct raft *, struct server *, uint64_t n,
                               const char *comment);
+
+/* ovsdb/raft-commands.c. */
+/* Ends listed command number 'i' with 'status' (replying to the follower
+ * that forwarded it, if any). */
+void raft_complete_command(struct raft *, size_t i, enum raft_command_status);
+void raft_complete_all_commands(struct raft *, enum raft_command_status);
+/* Ends with 'status' every listed command whose entry has an index at or
+ * past 'from' (those entries were cut off the log). */
+void raft_complete_truncated(struct raft *, uint64_t from,
+                             enum raft_command_status);
+/* The listed command with entry id 'eid', or -1. */
+ssize_t raft_find_command(const struct raft *, const struct uuid *eid);
+void raft_send_execute_command_reply(struct raft *, const struct uuid *to,
+                                     const struct uuid *eid,
+                                     enum raft_command_status,
+                                     uint64_t commit_index);
+void raft_handle_execute_command_request(
+    struct raft *, const struct raft_execute_command_request *);
+void raft_handle_execute_command_reply(
+    struct raft *, const struct raft_execute_command_reply *);
 
 /* ovsdb/raft-servers.c: servers and sets of them. */
 void raft_server_destroy(struct server *);

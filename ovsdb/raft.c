@@ -51,7 +51,6 @@ VLOG_DEFINE_THIS_MODULE(raft);
 static void start_election(struct raft *, bool leadership_transfer);
 static void update_commit_index(struct raft *, uint64_t);
 static void consider_commit(struct raft *);
-static void fail(struct raft *, struct ovsdb_error *);
 
 const char *
 raft_role_to_string(enum raft_role role)
@@ -139,24 +138,19 @@ set_term(struct raft *raft, uint64_t term, const struct uuid *vote)
     struct ovsdb_error *error = cluster_file_write_term(raft->cf, NULL, term,
                                                         vote);
     if (error) {
-        fail(raft, error);
+        raft_fail(raft, error);
         return false;
     }
     raft->need_sync = true;
     return true;
 }
 
-/* Ends with 'status' every listed command whose entry has an index at or
- * past 'from' (those entries were cut off the log). */
-static void complete_truncated(struct raft *, uint64_t from,
-                               enum raft_command_status);
-
 /* Writes an entry at 'index' (at most log_end), truncating the log there
  * first, and follows a change of configuration. */
-static struct ovsdb_error *
-write_entry(struct raft *raft, uint64_t term, uint64_t index, const char *data,
-            size_t size, const struct uuid *eid, const json_t *servers,
-            uint64_t election_timer)
+struct ovsdb_error *
+raft_write_entry(struct raft *raft, uint64_t term, uint64_t index,
+                 const char *data, size_t size, const struct uuid *eid,
+                 const json_t *servers, uint64_t election_timer)
 {
     struct cluster_file *cf = raft->cf;
     bool servers_changed = servers != NULL;
@@ -168,7 +162,7 @@ write_entry(struct raft *raft, uint64_t term, uint64_t index, const char *data,
                 servers_changed = true;
             }
         }
-        complete_truncated(raft, index, RAFT_CMD_LOST_LEADERSHIP);
+        raft_complete_truncated(raft, index, RAFT_CMD_LOST_LEADERSHIP);
         raft->log_synced = MIN(raft->log_synced, index - 1);
     }
     struct ovsdb_error *error = cluster_file_write_entry(
@@ -184,8 +178,8 @@ write_entry(struct raft *raft, uint64_t term, uint64_t index, const char *data,
 
 /* A write that Raft needs failed on a server of a real cluster: as the
  * reference, stop taking part (restarting the server recovers). */
-static void
-fail(struct raft *raft, struct ovsdb_error *error)
+void
+raft_fail(struct raft *raft, struct ovsdb_error *error)
 {
     char *s = ovsdb_error_to_string_free(error);
     VLOG_ERR("%s: %s; this server stops taking part in its cluster until "
@@ -301,7 +295,7 @@ sync_now(struct raft *raft)
     if (raft->need_sync && !raft->failed) {
         struct ovsdb_error *error = ovsdb_log_commit_block(raft->cf->log);
         if (error) {
-            fail(raft, error);
+            raft_fail(raft, error);
             return;
         }
         after_sync(raft);
@@ -311,212 +305,6 @@ sync_now(struct raft *raft)
     if (raft->conns) {
         raft_conns_run(raft->conns); /* The replies leave now. */
     }
-}
-
-/* ---------------------------------------------------------------------
- * Commands. */
-
-static struct raft_command *
-command_create(enum raft_command_status status, const struct uuid *eid)
-{
-    struct raft_command *cmd = xzalloc(sizeof *cmd);
-    cmd->n_refs = 1;
-    cmd->status = status;
-    if (eid) {
-        cmd->eid = *eid;
-    }
-    return cmd;
-}
-
-void
-raft_command_unref(struct raft_command *cmd)
-{
-    if (cmd && --cmd->n_refs == 0) {
-        free(cmd);
-    }
-}
-
-enum raft_command_status
-raft_command_get_status(const struct raft_command *cmd)
-{
-    return cmd->status;
-}
-
-uint64_t
-raft_command_get_index(const struct raft_command *cmd)
-{
-    return cmd->index;
-}
-
-static void
-list_command(struct raft *raft, struct raft_command *cmd)
-{
-    if (raft->n_commands >= raft->allocated_commands) {
-        raft->commands = x2nrealloc(raft->commands, &raft->allocated_commands,
-                                    sizeof *raft->commands);
-    }
-    cmd->n_refs++;
-    raft->commands[raft->n_commands++] = cmd;
-}
-
-static void
-send_execute_command_reply(struct raft *raft, const struct uuid *to,
-                           const struct uuid *eid,
-                           enum raft_command_status status,
-                           uint64_t commit_index)
-{
-    union raft_rpc
-        rpc = { .execute_command_reply = {
-                    .common = { .type = RAFT_RPC_EXECUTE_COMMAND_REPLY,
-                                .to = *to },
-                    .result = *eid,
-                    .status = status,
-                    .commit_index = commit_index,
-                } };
-    raft_send_rpc(raft, &rpc);
-}
-
-/* Ends listed command number 'i' with 'status'. */
-static void
-complete_command(struct raft *raft, size_t i, enum raft_command_status status)
-{
-    struct raft_command *cmd = raft->commands[i];
-    if (!uuid_is_zero(&cmd->sid)) {
-        send_execute_command_reply(raft, &cmd->sid, &cmd->eid, status,
-                                   status == RAFT_CMD_SUCCESS ? cmd->index
-                                                              : 0);
-    }
-    cmd->status = status;
-    memmove(&raft->commands[i], &raft->commands[i + 1],
-            (raft->n_commands - i - 1) * sizeof *raft->commands);
-    raft->n_commands--;
-    raft_command_unref(cmd);
-}
-
-static void
-complete_all_commands(struct raft *raft, enum raft_command_status status)
-{
-    while (raft->n_commands) {
-        complete_command(raft, raft->n_commands - 1, status);
-    }
-}
-
-static void
-complete_truncated(struct raft *raft, uint64_t from,
-                   enum raft_command_status status)
-{
-    for (size_t i = 0; i < raft->n_commands;) {
-        struct raft_command *cmd = raft->commands[i];
-        if (cmd->index && cmd->index >= from) {
-            complete_command(raft, i, status);
-        } else {
-            i++;
-        }
-    }
-}
-
-static ssize_t
-find_command(const struct raft *raft, const struct uuid *eid)
-{
-    for (size_t i = 0; i < raft->n_commands; i++) {
-        if (uuid_equals(&raft->commands[i]->eid, eid)) {
-            return i;
-        }
-    }
-    return -1;
-}
-
-/* Leader: appends an entry of the current term to the local log (sent to
- * the others by flush_appends(), durable at the next fsync).  Returns a
- * listed command for an entry with data, else NULL. */
-struct raft_command *
-raft_initiate(struct raft *raft, const char *data, size_t size,
-              const struct uuid *eid, const json_t *servers,
-              uint64_t election_timer, enum raft_command_status *statusp)
-{
-    struct cluster_file *cf = raft->cf;
-    uint64_t index = cf->log_end;
-    struct ovsdb_error *error = write_entry(raft, cf->term, index, data, size,
-                                            eid, servers, election_timer);
-    if (error) {
-        if (raft_is_alone(raft)) {
-            char *s = ovsdb_error_to_string_free(error);
-            static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
-            VLOG_WARN_RL(&rl, "%s: appending an entry failed: %s",
-                         raft->file_name, s);
-            free(s);
-        } else {
-            fail(raft, error);
-        }
-        *statusp = RAFT_CMD_IO_ERROR;
-        return NULL;
-    }
-    *statusp = RAFT_CMD_INCOMPLETE;
-    if (!data) {
-        return NULL;
-    }
-    struct raft_command *cmd = command_create(RAFT_CMD_INCOMPLETE, eid);
-    cmd->index = index;
-    cmd->timestamp = time_msec();
-    list_command(raft, cmd);
-    raft_command_unref(cmd); /* Only the list's reference is left. */
-    return cmd;
-}
-
-static const struct uuid *
-current_eid(const struct raft *raft)
-{
-    return cluster_file_get_eid(raft->cf, raft->cf->log_end - 1);
-}
-
-struct raft_command *
-raft_command_execute(struct raft *raft, const char *data, size_t size,
-                     const struct uuid *prereq, const struct uuid *eid)
-{
-    if (raft->joining || raft->leaving || raft->left || raft->failed) {
-        return command_create(RAFT_CMD_SHUTDOWN, eid);
-    }
-    if (raft->role != RAFT_LEADER) {
-        /* Forward it to the leader, if there is one to reach. */
-        if (raft->role != RAFT_FOLLOWER || uuid_is_zero(&raft->leader)
-            || !prereq || !data
-            || !raft_conns_is_connected(raft->conns, &raft->leader)) {
-            return command_create(RAFT_CMD_NOT_LEADER, eid);
-        }
-        char *msg = NULL;
-        json_t *json = jsonx_from_buffer(data, size, &msg);
-        if (!json) {
-            VLOG_WARN("%s: cannot forward a command: %s", raft->file_name,
-                      msg);
-            free(msg);
-            return command_create(RAFT_CMD_IO_ERROR, eid);
-        }
-        union raft_rpc
-            rpc = { .execute_command_request = {
-                        .common = { .type = RAFT_RPC_EXECUTE_COMMAND_REQUEST,
-                                    .to = raft->leader },
-                        .data = json,
-                        .prereq = *prereq,
-                        .result = *eid,
-                    } };
-        raft_send_rpc(raft, &rpc);
-        json_decref(json);
-        struct raft_command *cmd = command_create(RAFT_CMD_INCOMPLETE, eid);
-        cmd->timestamp = time_msec();
-        list_command(raft, cmd);
-        return cmd;
-    }
-    if (prereq && !uuid_equals(prereq, current_eid(raft))) {
-        return command_create(RAFT_CMD_BAD_PREREQ, eid);
-    }
-    enum raft_command_status status;
-    struct raft_command *cmd = raft_initiate(raft, data, size, eid, NULL, 0,
-                                             &status);
-    if (!cmd) {
-        return command_create(status, eid);
-    }
-    cmd->n_refs++; /* The caller's. */
-    return cmd;
 }
 
 /* ---------------------------------------------------------------------
@@ -638,8 +426,8 @@ send_heartbeats(struct raft *raft)
     for (size_t i = 0; i < raft->n_commands; i++) {
         const struct raft_command *cmd = raft->commands[i];
         if (!uuid_is_zero(&cmd->sid)) {
-            send_execute_command_reply(raft, &cmd->sid, &cmd->eid,
-                                       RAFT_CMD_INCOMPLETE, 0);
+            raft_send_execute_command_reply(raft, &cmd->sid, &cmd->eid,
+                                            RAFT_CMD_INCOMPLETE, 0);
         }
     }
     reset_ping_timer(raft);
@@ -884,14 +672,14 @@ update_commit_index(struct raft *raft, uint64_t new_commit)
          index++) {
         const struct cluster_entry *e = cluster_file_get_entry(cf, index);
         if (e->data) {
-            ssize_t i = find_command(raft, &e->eid);
+            ssize_t i = raft_find_command(raft, &e->eid);
             if (i >= 0) {
                 struct raft_command *cmd = raft->commands[i];
                 if (raft->role != RAFT_LEADER) {
                     uuid_zero(&cmd->sid);
                 }
                 cmd->index = index;
-                complete_command(raft, i, RAFT_CMD_SUCCESS);
+                raft_complete_command(raft, i, RAFT_CMD_SUCCESS);
             }
         }
         if (e->election_timer) {
@@ -1029,10 +817,12 @@ append_entries(struct raft *raft, const struct raft_append_request *rq,
         if (e->data) {
             raft_data_put_json(&text, e->data);
         }
-        struct ovsdb_error *error = write_entry(raft, e->term, index,
-                                                e->data ? text.string : NULL,
-                                                text.length, &e->eid,
-                                                e->servers, e->election_timer);
+        struct ovsdb_error *error = raft_write_entry(raft, e->term, index,
+                                                     e->data ? text.string
+                                                             : NULL,
+                                                     text.length, &e->eid,
+                                                     e->servers,
+                                                     e->election_timer);
         if (error) {
             ds_destroy(&text);
             char *s = ovsdb_error_to_string_free(error);
@@ -1257,7 +1047,7 @@ handle_install_snapshot_request(struct raft *raft,
         raft->snap_size = text.length;
         raft->snap_text = ds_steal_cstr(&text);
         raft->snapshot_unread = true;
-        complete_truncated(raft, 1, RAFT_CMD_LOST_LEADERSHIP);
+        raft_complete_truncated(raft, 1, RAFT_CMD_LOST_LEADERSHIP);
         mark_synced(raft);
         set_election_timer(raft, rq->election_timer);
         raft_reload_servers(raft);
@@ -1310,54 +1100,6 @@ handle_become_leader(struct raft *raft, const struct raft_become_leader *rq)
         VLOG_INFO("received leadership transfer from %s in term %" PRIu64,
                   raft_nickname(raft, &rq->common.from), rq->term);
         start_election(raft, true);
-    }
-}
-
-static void
-handle_execute_command_request(struct raft *raft,
-                               const struct raft_execute_command_request *rq)
-{
-    enum raft_command_status status = RAFT_CMD_NOT_LEADER;
-    if (raft->role == RAFT_LEADER) {
-        const struct uuid *eid = current_eid(raft);
-        if (!uuid_equals(&rq->prereq, eid)) {
-            static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
-            VLOG_INFO_RL(&rl,
-                         "current entry eid " UUID_FMT " does not match "
-                         "prerequisite " UUID_FMT
-                         " in execute_command_request",
-                         UUID_ARGS(eid), UUID_ARGS(&rq->prereq));
-            status = RAFT_CMD_BAD_PREREQ;
-        } else {
-            struct ds text = DS_EMPTY_INITIALIZER;
-            raft_data_put_json(&text, rq->data);
-            struct raft_command *cmd = raft_initiate(raft, text.string,
-                                                     text.length, &rq->result,
-                                                     NULL, 0, &status);
-            ds_destroy(&text);
-            if (cmd) {
-                cmd->sid = rq->common.from;
-                return;
-            }
-        }
-    }
-    send_execute_command_reply(raft, &rq->common.from, &rq->result, status, 0);
-}
-
-static void
-handle_execute_command_reply(struct raft *raft,
-                             const struct raft_execute_command_reply *rpy)
-{
-    ssize_t i = find_command(raft, &rpy->result);
-    if (i < 0) {
-        return;
-    }
-    struct raft_command *cmd = raft->commands[i];
-    if (rpy->status == RAFT_CMD_INCOMPLETE) {
-        cmd->timestamp = time_msec();
-    } else {
-        cmd->index = rpy->commit_index;
-        complete_command(raft, i, rpy->status);
     }
 }
 
@@ -1417,10 +1159,11 @@ handle_rpc(struct raft *raft, const union raft_rpc *rpc)
         handle_become_leader(raft, &rpc->become_leader);
         break;
     case RAFT_RPC_EXECUTE_COMMAND_REQUEST:
-        handle_execute_command_request(raft, &rpc->execute_command_request);
+        raft_handle_execute_command_request(raft,
+                                            &rpc->execute_command_request);
         break;
     case RAFT_RPC_EXECUTE_COMMAND_REPLY:
-        handle_execute_command_reply(raft, &rpc->execute_command_reply);
+        raft_handle_execute_command_reply(raft, &rpc->execute_command_reply);
         break;
     case RAFT_N_RPC_TYPES:
         break;
@@ -1509,7 +1252,7 @@ raft_close(struct raft *raft)
         raft_transfer_leadership(raft, "this server is shutting down");
         raft_conns_run(raft->conns);
     }
-    complete_all_commands(raft, RAFT_CMD_SHUTDOWN);
+    raft_complete_all_commands(raft, RAFT_CMD_SHUTDOWN);
     free(raft->commands);
     for (size_t i = 0; i < raft->n_deferred; i++) {
         raft_rpc_destroy(raft->deferred[i]);
@@ -1630,10 +1373,10 @@ run_timers(struct raft *raft)
             if (cmd->timestamp
                 && now - cmd->timestamp
                        > 2 * (long long) raft->election_timer) {
-                complete_command(raft, i,
-                                 (cmd->index && raft->role != RAFT_LEADER
-                                      ? RAFT_CMD_LOST_LEADERSHIP
-                                      : RAFT_CMD_TIMEOUT));
+                raft_complete_command(raft, i,
+                                      (cmd->index && raft->role != RAFT_LEADER
+                                           ? RAFT_CMD_LOST_LEADERSHIP
+                                           : RAFT_CMD_TIMEOUT));
             } else {
                 i++;
             }
@@ -1686,7 +1429,7 @@ raft_run(struct raft *raft)
     }
     if (raft->left) {
         /* Out of the cluster for good: nothing more to say to anyone. */
-        complete_all_commands(raft, RAFT_CMD_SHUTDOWN);
+        raft_complete_all_commands(raft, RAFT_CMD_SHUTDOWN);
         raft_conns_destroy(raft->conns);
         raft->conns = NULL;
         raft->role = RAFT_FOLLOWER;
@@ -1750,7 +1493,7 @@ raft_sync(struct raft *raft)
         cf->log, raft->sync_offset, raft->sync_records);
     if (error) {
         cluster_file_forget(cf, raft->sync_log_end, raft->sync_cf_records);
-        complete_truncated(raft, raft->sync_log_end, RAFT_CMD_IO_ERROR);
+        raft_complete_truncated(raft, raft->sync_log_end, RAFT_CMD_IO_ERROR);
         mark_synced(raft);
         return error;
     }
