@@ -211,7 +211,6 @@ struct server *raft_find_peer_or_new(const struct raft *, const struct uuid *);
 const char *raft_nickname(const struct raft *, const struct uuid *sid);
 void raft_init_leader_view(struct raft *, struct server *);
 void raft_reload_servers(struct raft *);
-bool raft_is_alone(const struct raft *);
 
 /* ovsdb/raft-servers.c: membership changes. */
 void raft_transfer_leadership(struct raft *, const char *reason);

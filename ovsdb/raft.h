@@ -66,6 +66,8 @@ const char *raft_get_local_address(const struct raft *);
 const struct uuid *raft_get_cid(const struct raft *);
 const struct uuid *raft_get_sid(const struct raft *);
 bool raft_is_leader(const struct raft *);
+/* True if this server is the only member of its configuration. */
+bool raft_is_alone(const struct raft *);
 /* True if this server is part of a cluster that has a leader it knows. */
 bool raft_is_connected(const struct raft *);
 bool raft_is_joining(const struct raft *);

@@ -791,6 +791,14 @@ static struct ovsdb_error *
 raft_replace_db(struct ovsdb_storage *s, struct ovsdb *db,
                 const char *comment)
 {
+    if (!raft_is_alone(s->raft)) {
+        /* Refused before anything is proposed: an entry proposed here
+         * could still be committed after the client was told it failed. */
+        return ovsdb_error(OVSDB_E_NOT_SUPP,
+                           "%s: online conversion of a "
+                           "cluster with other members is not supported",
+                           s->name);
+    }
     struct ds data = DS_EMPTY_INITIALIZER;
     cluster_file_put_db_data(&data, db, comment);
     struct uuid eid;
