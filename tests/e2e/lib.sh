@@ -61,6 +61,8 @@ sanitized_build() {
     grep -q '^SANITIZER_FLAGS = .*-fsanitize' "$OVSDB_BUILDDIR/Makefile" \
         2>/dev/null
 }
+# (for the Python helpers: their memory bounds mean nothing under ASan)
+sanitized_build && export OVSDB_SANITIZED=1
 
 # has_reference: true if the reference Open vSwitch programs are installed.
 has_reference() {

@@ -25,7 +25,8 @@ the case tests the server under backpressure.
 
 Each case checks:
 - the server's RSS never grows by more than RSS_LIMIT_MB (64 for the
-  floods, 24 for the stalled monitor) over its RSS before the case;
+  floods, 24 for the stalled monitor) over its RSS before the case (not
+  in a sanitizer build, see SANITIZED);
 - a healthy client on another connection keeps its maximum round trip
   (echo and a small transact, alternately, every 10 ms) under 100 ms while
   the flood or the writes go on;
@@ -92,6 +93,21 @@ def check(cond, msg):
     if not cond:
         print("CHECK FAILED: " + msg, flush=True)
         sys.exit(1)
+
+
+# A build with --enable-sanitizers keeps freed blocks in ASan's quarantine
+# (256 MB by default) and adds shadow memory and red zones, so its RSS says
+# nothing about what the server holds: there the bounds are reported, not
+# checked.  The three allocator builds check them.
+SANITIZED = os.environ.get("OVSDB_SANITIZED") == "1"
+
+
+def check_rss_growth(growth_mb, limit_mb):
+    if SANITIZED:
+        print("RSS bound (%d MB) not checked: sanitizer build" % limit_mb)
+    else:
+        check(growth_mb < limit_mb, "RSS grew by %.1f MB (limit %d)"
+              % (growth_mb, limit_mb))
 
 
 def rss_kb(pid):
@@ -314,8 +330,7 @@ def measure(remote, pid, rss_limit_mb, run_load):
         print("attempt %d: baseline %s; during %s; RSS %d kB -> max %d kB "
               "(+%.1f MB)" % (attempt, stats(baseline), what, rss.start,
                               rss.max, growth_mb), flush=True)
-        check(growth_mb < rss_limit_mb, "RSS grew by %.1f MB (limit %d)"
-              % (growth_mb, rss_limit_mb))
+        check_rss_growth(growth_mb, rss_limit_mb)
         best = min(best or 1e9, max(during))
         if max(during) < LATENCY_LIMIT:
             break
@@ -601,7 +616,7 @@ def run_hardcap(remote, pid, log):
     check(Client(remote).call("echo", [4])["result"] == [4], "new client")
     growth_mb = (rss1 - rss0) / 1024.0
     print("dropped; RSS %d kB -> %d kB (+%.1f MB)" % (rss0, rss1, growth_mb))
-    check(growth_mb < 64, "RSS grew by %.1f MB" % growth_mb)
+    check_rss_growth(growth_mb, 64)
     print("ok")
 
 
