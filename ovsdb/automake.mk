@@ -35,6 +35,7 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/lock.c ovsdb/lock.h \
 	ovsdb/monitor.c ovsdb/monitor.h \
 	ovsdb/monitor-index.c ovsdb/monitor-index.h \
+	ovsdb/databases.c ovsdb/databases.h \
 	ovsdb/server.c ovsdb/server.h \
 	ovsdb/session.c ovsdb/session.h \
 	ovsdb/sysdb.c ovsdb/sysdb.h \

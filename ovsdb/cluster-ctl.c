@@ -8,17 +8,17 @@
 #include "lib/ds.h"
 #include "lib/unixctl.h"
 #include "lib/uuid.h"
+#include "ovsdb/databases.h"
 #include "ovsdb/raft.h"
-#include "ovsdb/server.h"
 
 /* Returns the Raft member of the database named 'name', or NULL after
  * replying with the reference's error. */
 static struct raft *
-find_raft(struct unixctl_conn *conn, struct ovsdb_server *srv,
+find_raft(struct unixctl_conn *conn, struct ovsdb_databases *dbs,
           const char *name)
 {
-    struct ovsdb_server_db *sdb = ovsdb_server_find_db(srv, name);
-    struct raft *raft = sdb ? ovsdb_server_db_get_raft(sdb) : NULL;
+    struct ovsdb_served_db *sdb = ovsdb_databases_find(dbs, name);
+    struct raft *raft = sdb ? ovsdb_served_db_get_raft(sdb) : NULL;
     if (!raft) {
         unixctl_command_reply_error(conn, "unknown cluster");
     }
@@ -26,10 +26,10 @@ find_raft(struct unixctl_conn *conn, struct ovsdb_server *srv,
 }
 
 static void
-status_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
-          const char *argv[], void *srv)
+status_cb(struct unixctl_conn *conn, int argc OVS_UNUSED, const char *argv[],
+          void *dbs)
 {
-    struct raft *raft = find_raft(conn, srv, argv[1]);
+    struct raft *raft = find_raft(conn, dbs, argv[1]);
     if (raft) {
         struct ds s = DS_EMPTY_INITIALIZER;
         raft_put_status(raft, &s);
@@ -52,9 +52,9 @@ reply_uuid(struct unixctl_conn *conn, const struct uuid *id)
 
 static void
 cid_cb(struct unixctl_conn *conn, int argc OVS_UNUSED, const char *argv[],
-       void *srv)
+       void *dbs)
 {
-    struct raft *raft = find_raft(conn, srv, argv[1]);
+    struct raft *raft = find_raft(conn, dbs, argv[1]);
     if (raft) {
         reply_uuid(conn, raft_get_cid(raft));
     }
@@ -62,9 +62,9 @@ cid_cb(struct unixctl_conn *conn, int argc OVS_UNUSED, const char *argv[],
 
 static void
 sid_cb(struct unixctl_conn *conn, int argc OVS_UNUSED, const char *argv[],
-       void *srv)
+       void *dbs)
 {
-    struct raft *raft = find_raft(conn, srv, argv[1]);
+    struct raft *raft = find_raft(conn, dbs, argv[1]);
     if (raft) {
         reply_uuid(conn, raft_get_sid(raft));
     }
@@ -84,9 +84,9 @@ reply_free(struct unixctl_conn *conn, bool ok, char *msg)
 
 static void
 leave_cb(struct unixctl_conn *conn, int argc OVS_UNUSED, const char *argv[],
-         void *srv)
+         void *dbs)
 {
-    struct raft *raft = find_raft(conn, srv, argv[1]);
+    struct raft *raft = find_raft(conn, dbs, argv[1]);
     if (raft) {
         char *msg;
         bool ok = raft_leave(raft, &msg);
@@ -96,9 +96,9 @@ leave_cb(struct unixctl_conn *conn, int argc OVS_UNUSED, const char *argv[],
 
 static void
 kick_cb(struct unixctl_conn *conn, int argc OVS_UNUSED, const char *argv[],
-        void *srv)
+        void *dbs)
 {
-    struct raft *raft = find_raft(conn, srv, argv[1]);
+    struct raft *raft = find_raft(conn, dbs, argv[1]);
     if (raft) {
         char *msg;
         bool ok = raft_kick(raft, argv[2], &msg);
@@ -108,9 +108,9 @@ kick_cb(struct unixctl_conn *conn, int argc OVS_UNUSED, const char *argv[],
 
 static void
 change_election_timer_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
-                         const char *argv[], void *srv)
+                         const char *argv[], void *dbs)
 {
-    struct raft *raft = find_raft(conn, srv, argv[1]);
+    struct raft *raft = find_raft(conn, dbs, argv[1]);
     if (raft) {
         char *msg;
         bool ok = raft_change_election_timer(raft, argv[2], &msg);
@@ -119,13 +119,13 @@ change_election_timer_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
 }
 
 void
-cluster_ctl_register(struct ovsdb_server *srv)
+cluster_ctl_register(struct ovsdb_databases *dbs)
 {
-    unixctl_command_register("cluster/status", "DB", 1, 1, status_cb, srv);
-    unixctl_command_register("cluster/cid", "DB", 1, 1, cid_cb, srv);
-    unixctl_command_register("cluster/sid", "DB", 1, 1, sid_cb, srv);
-    unixctl_command_register("cluster/leave", "DB", 1, 1, leave_cb, srv);
-    unixctl_command_register("cluster/kick", "DB SERVER", 2, 2, kick_cb, srv);
+    unixctl_command_register("cluster/status", "DB", 1, 1, status_cb, dbs);
+    unixctl_command_register("cluster/cid", "DB", 1, 1, cid_cb, dbs);
+    unixctl_command_register("cluster/sid", "DB", 1, 1, sid_cb, dbs);
+    unixctl_command_register("cluster/leave", "DB", 1, 1, leave_cb, dbs);
+    unixctl_command_register("cluster/kick", "DB SERVER", 2, 2, kick_cb, dbs);
     unixctl_command_register("cluster/change-election-timer", "DB TIME", 2, 2,
-                             change_election_timer_cb, srv);
+                             change_election_timer_cb, dbs);
 }

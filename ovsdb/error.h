@@ -18,29 +18,30 @@
 #include <jansson.h>
 #include "lib/util.h"
 
-#define OVSDB_ERROR_TAGS                                                    \
-    TAG(CONSTRAINT, "constraint violation")                                 \
-    TAG(DOMAIN, "domain error")                                             \
-    TAG(RANGE, "range error")                                               \
-    TAG(TIMED_OUT, "timed out")                                             \
-    TAG(NOT_SUPP, "not supported")                                          \
-    TAG(ABORTED, "aborted")                                                 \
-    TAG(NOT_OWNER, "not owner")                                             \
-    TAG(REFINT, "referential integrity violation")                          \
-    TAG(RESOURCES, "resources exhausted")                                   \
-    TAG(IO, "I/O error")                                                    \
-    TAG(DUP_NAME, "duplicate uuid-name")                                    \
-    TAG(SYNTAX, "syntax error")                                             \
-    TAG(UNKNOWN_COLUMN, "unknown column")                                   \
-    TAG(UNKNOWN_FUNCTION, "unknown function")                               \
-    TAG(UNKNOWN_MUTATOR, "unknown mutator")                                 \
-    TAG(UNKNOWN_DATABASE, "unknown database")                               \
-    TAG(NOT_ALLOWED, "not allowed")                                         \
-    TAG(INTERNAL, "internal error")                                         \
-    TAG(OVSDB, "ovsdb error")                                               \
-    TAG(DUP_UUID, "duplicate uuid")                                         \
-    TAG(PERMISSION, "permission error")                                     \
-    TAG(NOT_LEADER, "not leader")
+#define OVSDB_ERROR_TAGS                                                      \
+    TAG(CONSTRAINT, "constraint violation")                                   \
+    TAG(DOMAIN, "domain error")                                               \
+    TAG(RANGE, "range error")                                                 \
+    TAG(TIMED_OUT, "timed out")                                               \
+    TAG(NOT_SUPP, "not supported")                                            \
+    TAG(ABORTED, "aborted")                                                   \
+    TAG(NOT_OWNER, "not owner")                                               \
+    TAG(REFINT, "referential integrity violation")                            \
+    TAG(RESOURCES, "resources exhausted")                                     \
+    TAG(IO, "I/O error")                                                      \
+    TAG(DUP_NAME, "duplicate uuid-name")                                      \
+    TAG(SYNTAX, "syntax error")                                               \
+    TAG(UNKNOWN_COLUMN, "unknown column")                                     \
+    TAG(UNKNOWN_FUNCTION, "unknown function")                                 \
+    TAG(UNKNOWN_MUTATOR, "unknown mutator")                                   \
+    TAG(UNKNOWN_DATABASE, "unknown database")                                 \
+    TAG(NOT_ALLOWED, "not allowed")                                           \
+    TAG(INTERNAL, "internal error")                                           \
+    TAG(OVSDB, "ovsdb error")                                                 \
+    TAG(DUP_UUID, "duplicate uuid")                                           \
+    TAG(PERMISSION, "permission error")                                       \
+    TAG(NOT_LEADER, "not leader")                                             \
+    TAG(CLUSTER, "cluster error")
 
 enum ovsdb_error_tag {
 #define TAG(ENUM, STRING) OVSDB_E_##ENUM,

@@ -19,6 +19,7 @@
 #include "lib/util.h"
 #include "lib/vlog.h"
 #include "ovsdb/cluster-ctl.h"
+#include "ovsdb/databases.h"
 #include "ovsdb/error.h"
 #include "ovsdb/record.h"
 #include "ovsdb/relay.h"
@@ -44,6 +45,7 @@ struct options {
 /* State of the control socket commands. */
 struct ctl_state {
     struct ovsdb_server *srv;
+    struct ovsdb_databases *dbs; /* srv's. */
     bool exiting;
     struct unixctl_conn **compacts;     /* Waiting for compaction. */
     size_t n_compacts;
@@ -290,7 +292,7 @@ add_db_cb(struct unixctl_conn *conn, int argc OVS_UNUSED, const char *argv[],
           void *ctl_)
 {
     struct ctl_state *ctl = ctl_;
-    struct ovsdb_error *error = ovsdb_server_add_db(ctl->srv, argv[1], NULL);
+    struct ovsdb_error *error = ovsdb_databases_add(ctl->dbs, argv[1], NULL);
     if (error) {
         reply_ovsdb_error(conn, error);
     } else {
@@ -308,7 +310,7 @@ remove_db_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
                                     "database.");
         return;
     }
-    struct ovsdb_error *error = ovsdb_server_remove_db(ctl->srv, argv[1]);
+    struct ovsdb_error *error = ovsdb_databases_remove(ctl->dbs, argv[1]);
     if (error) {
         ovsdb_error_destroy(error);
         unixctl_command_reply_error(conn, "Failed to find the database.");
@@ -322,7 +324,7 @@ list_dbs_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
             const char *argv[] OVS_UNUSED, void *ctl_)
 {
     struct ctl_state *ctl = ctl_;
-    json_t *names = ovsdb_server_list_dbs(ctl->srv);
+    json_t *names = ovsdb_databases_list(ctl->dbs);
     struct ds s = DS_EMPTY_INITIALIZER;
     size_t i;
     json_t *name;
@@ -341,17 +343,17 @@ compact_cb(struct unixctl_conn *conn, int argc, const char *argv[],
     struct ctl_state *ctl = ctl_;
     struct ovsdb_error *error = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!ovsdb_server_find_db(ctl->srv, argv[i])) {
+        if (!ovsdb_databases_find(ctl->dbs, argv[i])) {
             unixctl_command_reply_error(conn, "no database by that name");
             return;
         }
     }
     if (argc > 1) {
         for (int i = 1; i < argc && !error; i++) {
-            error = ovsdb_server_compact(ctl->srv, argv[i]);
+            error = ovsdb_databases_compact(ctl->dbs, argv[i]);
         }
     } else {
-        error = ovsdb_server_compact(ctl->srv, NULL);
+        error = ovsdb_databases_compact(ctl->dbs, NULL);
     }
     if (error) {
         reply_ovsdb_error(conn, error);
@@ -369,9 +371,9 @@ memory_trim_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
 {
     struct ctl_state *ctl = ctl_;
     if (!strcmp(argv[1], "on")) {
-        ovsdb_server_set_memory_trim(ctl->srv, true);
+        ovsdb_databases_set_memory_trim(ctl->dbs, true);
     } else if (!strcmp(argv[1], "off")) {
-        ovsdb_server_set_memory_trim(ctl->srv, false);
+        ovsdb_databases_set_memory_trim(ctl->dbs, false);
     } else {
         unixctl_command_reply_error(conn, "invalid argument");
         return;
@@ -417,10 +419,10 @@ register_commands(struct ctl_state *ctl)
 
 /* ovsdb_remotes_find_db_cb for the served databases. */
 static struct ovsdb *
-find_ovsdb(const char *name, void *srv)
+find_ovsdb(const char *name, void *dbs)
 {
-    struct ovsdb_server_db *sdb = ovsdb_server_find_db(srv, name);
-    return sdb ? ovsdb_server_db_get_ovsdb(sdb) : NULL;
+    struct ovsdb_served_db *sdb = ovsdb_databases_find(dbs, name);
+    return sdb ? ovsdb_served_db_get_ovsdb(sdb) : NULL;
 }
 
 int
@@ -444,16 +446,16 @@ main(int argc, char *argv[])
     allocator_init();               /* In the process that serves. */
 
     struct ctl_state ctl = { .srv = ovsdb_server_create() };
+    ctl.dbs = ovsdb_server_get_databases(ctl.srv);
     struct ovsdb_relay **relays = xcalloc(n_files, sizeof *relays);
     size_t n_relays = 0;
     for (int i = 0; i < n_files; i++) {
         struct ovsdb_error *error;
         if (ovsdb_relay_is_spec(files[i])) {
-            error = ovsdb_relay_create(ctl.srv, files[i],
-                                       &relays[n_relays]);
+            error = ovsdb_relay_create(ctl.dbs, files[i], &relays[n_relays]);
             n_relays += !error;
         } else {
-            error = ovsdb_server_add_db(ctl.srv, files[i], NULL);
+            error = ovsdb_databases_add(ctl.dbs, files[i], NULL);
             if (error) {
                 ovs_fatal(0, "%s", explain_db_error(files[i], error));
             }
@@ -464,7 +466,7 @@ main(int argc, char *argv[])
         }
     }
     ovsdb_server_set_ssl_config(ctl.srv, &opts.ssl);
-    struct ovsdb_replication *repl = ovsdb_replication_create(ctl.srv);
+    struct ovsdb_replication *repl = ovsdb_replication_create(ctl.dbs);
     if (opts.sync_exclude) {
         struct ovsdb_error *error = ovsdb_replication_set_exclude(
             repl, opts.sync_exclude);
@@ -483,7 +485,7 @@ main(int argc, char *argv[])
         /* As the reference, a "db:" remote naming a missing database,
          * table or column is fatal at startup. */
         struct ovsdb_error *error = ovsdb_remotes_parse_db_column(
-            opts.remotes[i], find_ovsdb, ctl.srv, NULL, NULL, NULL);
+            opts.remotes[i], find_ovsdb, ctl.dbs, NULL, NULL, NULL);
         if (error && ovsdb_remotes_is_db_spec(opts.remotes[i])) {
             ovs_fatal(0, "%s", ovsdb_error_get_details(error));
         }
@@ -497,7 +499,7 @@ main(int argc, char *argv[])
         ovs_fatal(retval, "could not create control socket");
     }
     register_commands(&ctl);
-    cluster_ctl_register(ctl.srv);
+    cluster_ctl_register(ctl.dbs);
     ovsdb_replication_register_commands(repl);
 
     daemonize_complete();
@@ -511,7 +513,7 @@ main(int argc, char *argv[])
         }
         ovsdb_replication_run(repl);
         ovsdb_server_run(ctl.srv);
-        if (ctl.n_compacts && !ovsdb_server_compacting(ctl.srv)) {
+        if (ctl.n_compacts && !ovsdb_databases_compacting(ctl.dbs)) {
             for (size_t i = 0; i < ctl.n_compacts; i++) {
                 unixctl_command_reply(ctl.compacts[i], NULL);
             }

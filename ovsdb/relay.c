@@ -13,15 +13,15 @@
 #include "lib/timeval.h"
 #include "lib/uuid.h"
 #include "lib/vlog.h"
+#include "ovsdb/databases.h"
 #include "ovsdb/datum.h"
 #include "ovsdb/error.h"
 #include "ovsdb/execution.h"
 #include "ovsdb/ovsdb.h"
+#include "ovsdb/record.h"
 #include "ovsdb/row.h"
 #include "ovsdb/schema.h"
-#include "ovsdb/server.h"
 #include "ovsdb/table.h"
-#include "ovsdb/record.h"
 #include "ovsdb/txn.h"
 #include "ovsdb/updates.h"
 
@@ -51,7 +51,7 @@ struct ovsdb_relay_txn {
 };
 
 struct ovsdb_relay {
-    struct ovsdb_server *server;
+    struct ovsdb_databases *dbs;
     char *db_name;
     char **remotes;
     size_t n_remotes;
@@ -63,7 +63,7 @@ struct ovsdb_relay {
 
     enum relay_state state;
     json_t *request_id;         /* Outstanding get_schema or monitor. */
-    struct ovsdb_server_db *sdb;        /* NULL until the first schema. */
+    struct ovsdb_served_db *sdb; /* NULL until the first schema. */
     struct uuid last_id;        /* Upstream's last transaction id seen. */
     bool have_last_id;
 
@@ -91,7 +91,7 @@ relay_open_session(struct ovsdb_relay *relay)
 }
 
 struct ovsdb_error *
-ovsdb_relay_create(struct ovsdb_server *server, const char *spec,
+ovsdb_relay_create(struct ovsdb_databases *dbs, const char *spec,
                    struct ovsdb_relay **relayp)
 {
     *relayp = NULL;
@@ -103,7 +103,7 @@ ovsdb_relay_create(struct ovsdb_server *server, const char *spec,
     }
 
     struct ovsdb_relay *relay = xzalloc(sizeof *relay);
-    relay->server = server;
+    relay->dbs = dbs;
     relay->db_name = xmemdup0(name, colon - name);
     char *list = xstrdup(colon + 1);
     char *save = NULL;
@@ -268,7 +268,7 @@ complete_txn(struct ovsdb_relay *relay, size_t i, json_t *reply,
 static void
 apply_updates(struct ovsdb_relay *relay, const json_t *updates, bool full)
 {
-    struct ovsdb *db = ovsdb_server_db_get_ovsdb(relay->sdb);
+    struct ovsdb *db = ovsdb_served_db_get_ovsdb(relay->sdb);
     struct ovsdb_txn *txn;
     struct ovsdb_error *error = ovsdb_updates_to_txn(db, updates, full,
                                                            NULL, &txn);
@@ -309,7 +309,7 @@ send_request(struct ovsdb_relay *relay, const char *method, json_t *params)
 static void
 request_monitor(struct ovsdb_relay *relay)
 {
-    struct ovsdb *db = ovsdb_server_db_get_ovsdb(relay->sdb);
+    struct ovsdb *db = ovsdb_served_db_get_ovsdb(relay->sdb);
     json_t *requests = json_object();
     for (size_t i = 0; i < ovsdb_n_tables(db); i++) {
         const struct ovsdb_table *t = ovsdb_get_table_by_index(db, i);
@@ -347,7 +347,7 @@ handle_schema(struct ovsdb_relay *relay, const json_t *result)
 
     if (relay->sdb) {
         const struct ovsdb_schema *old = ovsdb_get_schema(
-            ovsdb_server_db_get_ovsdb(relay->sdb));
+            ovsdb_served_db_get_ovsdb(relay->sdb));
         if (ovsdb_schema_equals(old, schema)) {
             ovsdb_schema_destroy(schema);
             request_monitor(relay);
@@ -356,13 +356,13 @@ handle_schema(struct ovsdb_relay *relay, const json_t *result)
         /* Converted upstream: serve a new copy (clients of the old one
          * are told as for a removed database). */
         VLOG_INFO("%s: upstream schema changed", relay->db_name);
-        ovsdb_error_destroy(ovsdb_server_remove_db(relay->server,
-                                                   relay->db_name));
+        ovsdb_error_destroy(
+            ovsdb_databases_remove(relay->dbs, relay->db_name));
         relay->sdb = NULL;
         relay->have_last_id = false;
     }
-    error = ovsdb_server_add_relay_db(relay->server, ovsdb_create(schema),
-                                      relay, &relay->sdb);
+    error = ovsdb_databases_add_relay(relay->dbs, ovsdb_create(schema), relay,
+                                      &relay->sdb);
     if (error) {
         char *s = ovsdb_error_to_string_free(error);
         VLOG_ERR("%s: cannot serve relay database: %s", relay->db_name, s);
@@ -451,7 +451,7 @@ static void
 relay_set_connected(struct ovsdb_relay *relay, bool connected)
 {
     if (relay->sdb) {
-        ovsdb_server_db_set_status(relay->sdb, "relay", connected, false);
+        ovsdb_served_db_set_status(relay->sdb, "relay", connected, false);
     }
 }
 

@@ -3,7 +3,7 @@
  *
  * The relay keeps one JSON-RPC session to an upstream server (trying the
  * remotes round robin while none answers), asks for the schema of DB,
- * builds an in-memory copy served by the local ovsdb_server (no file), and
+ * builds an in-memory copy served among the local databases (no file), and
  * monitors every table upstream with monitor_cond_since.  Each update3 is
  * applied as one local committed transaction, so the relay's own monitors,
  * history and "_Server" work for its clients.  After a reconnect it asks
@@ -23,9 +23,10 @@
  * outcome is unknown and the client gets the error "canceled"; requests
  * not yet forwarded wait for the next connection.
  *
- *     relay = ovsdb_relay_create(server, "relay:DB:tcp:127.0.0.1:6641");
+ *     relay = ovsdb_relay_create(dbs, "relay:DB:tcp:127.0.0.1:6641");
  *     loop: ovsdb_relay_run(relay); ovsdb_relay_wait(relay); poll_block();
  *     ovsdb_server_destroy(server); ovsdb_relay_destroy(relay);
+ * (dbs = ovsdb_server_get_databases(server))
  */
 #ifndef OVSDB_RELAY_H
 #define OVSDB_RELAY_H 1
@@ -36,7 +37,7 @@
 
 struct ovsdb;
 struct ovsdb_error;
-struct ovsdb_server;
+struct ovsdb_databases;
 struct ovsdb_txn;
 
 struct ovsdb_relay;
@@ -46,11 +47,11 @@ struct ovsdb_relay_txn;         /* One forwarded transaction. */
 bool ovsdb_relay_is_spec(const char *arg);
 
 /* Parses 'spec' ("relay:DB:REMOTE[,REMOTE...]") and starts relaying DB
- * into 'server' (borrowed: must outlive the relay).  The database is
+ * into 'dbs' (borrowed: must outlive the relay).  The database is
  * served once its schema has arrived.  Caller must free with
  * ovsdb_relay_destroy(), after ovsdb_server_destroy() (whose sessions
  * abandon their forwarded transactions). */
-struct ovsdb_error *ovsdb_relay_create(struct ovsdb_server *server,
+struct ovsdb_error *ovsdb_relay_create(struct ovsdb_databases *dbs,
                                        const char *spec,
                                        struct ovsdb_relay **relayp)
     WARN_UNUSED_RESULT;

@@ -12,10 +12,10 @@
 #include "lib/poll-loop.h"
 #include "lib/unixctl.h"
 #include "lib/vlog.h"
+#include "ovsdb/databases.h"
 #include "ovsdb/error.h"
 #include "ovsdb/ovsdb.h"
 #include "ovsdb/schema.h"
-#include "ovsdb/server.h"
 #include "ovsdb/table.h"
 #include "ovsdb/txn.h"
 #include "ovsdb/updates.h"
@@ -31,7 +31,7 @@ struct replica {
 };
 
 struct ovsdb_replication {
-    struct ovsdb_server *server;
+    struct ovsdb_databases *dbs;
     char *active;               /* Remote of the active server, or NULL. */
     char *exclude;              /* "DB:TABLE,..." ("" if none). */
     bool backup;
@@ -42,10 +42,10 @@ struct ovsdb_replication {
 };
 
 struct ovsdb_replication *
-ovsdb_replication_create(struct ovsdb_server *server)
+ovsdb_replication_create(struct ovsdb_databases *dbs)
 {
     struct ovsdb_replication *r = xzalloc(sizeof *r);
-    r->server = server;
+    r->dbs = dbs;
     r->exclude = xstrdup("");
     return r;
 }
@@ -105,7 +105,7 @@ ovsdb_replication_connect(struct ovsdb_replication *r)
 {
     close_session(r);
     r->backup = true;
-    ovsdb_server_set_read_only(r->server, true);
+    ovsdb_databases_set_read_only(r->dbs, true);
     if (r->active) {
         r->js = jsonrpc_session_open(r->active, true);
         r->js_seqno = jsonrpc_session_get_seqno(r->js);
@@ -118,7 +118,7 @@ ovsdb_replication_disconnect(struct ovsdb_replication *r)
 {
     close_session(r);
     r->backup = false;
-    ovsdb_server_set_read_only(r->server, false);
+    ovsdb_databases_set_read_only(r->dbs, false);
 }
 
 bool
@@ -201,16 +201,16 @@ static void
 start_replicas(struct ovsdb_replication *r)
 {
     clear_replicas(r);
-    json_t *names = ovsdb_server_list_dbs(r->server);
+    json_t *names = ovsdb_databases_list(r->dbs);
     size_t i;
     json_t *name_json;
     json_array_foreach (names, i, name_json) {
         const char *name = json_string_value(name_json);
-        struct ovsdb_server_db *sdb = ovsdb_server_find_db(r->server, name);
-        if (!strcmp(name, "_Server") || ovsdb_server_db_get_relay(sdb)) {
+        struct ovsdb_served_db *sdb = ovsdb_databases_find(r->dbs, name);
+        if (!strcmp(name, "_Server") || ovsdb_served_db_get_relay(sdb)) {
             continue;
         }
-        struct ovsdb *db = ovsdb_server_db_get_ovsdb(sdb);
+        struct ovsdb *db = ovsdb_served_db_get_ovsdb(sdb);
         json_t *tables = json_object();
         for (size_t j = 0; j < ovsdb_n_tables(db); j++) {
             const char *t = ovsdb_get_table_by_index(db, j)->schema->name;
@@ -236,16 +236,17 @@ static void
 apply(struct ovsdb_replication *r, struct replica *rep,
       const json_t *updates, bool full)
 {
-    struct ovsdb_server_db *sdb = ovsdb_server_find_db(r->server,
-                                                       rep->name);
+    struct ovsdb_served_db *sdb = ovsdb_databases_find(r->dbs, rep->name);
     if (!sdb) {
         return;
     }
     struct ovsdb_txn *txn;
-    struct ovsdb_error *error = ovsdb_updates_to_txn(
-        ovsdb_server_db_get_ovsdb(sdb), updates, full, rep->tables, &txn);
+    struct ovsdb_error *error = ovsdb_updates_to_txn(ovsdb_served_db_get_ovsdb(
+                                                         sdb),
+                                                     updates, full,
+                                                     rep->tables, &txn);
     if (!error && txn) {
-        error = ovsdb_server_db_commit_txn(sdb, txn);
+        error = ovsdb_served_db_commit_txn(sdb, txn);
     }
     if (error) {
         /* As the reference: stop replicating and become active.  Such

@@ -13,7 +13,7 @@
  * not compared: a table or column the active server lacks makes its
  * monitor request fail, which is logged.
  *
- *     repl = ovsdb_replication_create(server);
+ *     repl = ovsdb_replication_create(dbs);
  *     ovsdb_replication_set_active(repl, "unix:/run/active.sock");
  *     ovsdb_replication_connect(repl);
  *     loop: ovsdb_replication_run(repl); ovsdb_replication_wait(repl);
@@ -26,14 +26,16 @@
 
 struct ds;
 struct ovsdb_error;
-struct ovsdb_server;
+struct ovsdb_databases;
 
 struct ovsdb_replication;
 
-/* Returns a replication for 'server' (borrowed: must outlive it), active
+/* Returns a replication of the databases 'dbs' (borrowed: must outlive
+ * it), active
  * (not replicating) and with no active server set.  Caller must free with
  * ovsdb_replication_destroy(). */
-struct ovsdb_replication *ovsdb_replication_create(struct ovsdb_server *);
+struct ovsdb_replication *ovsdb_replication_create(
+    struct ovsdb_databases *dbs);
 void ovsdb_replication_destroy(struct ovsdb_replication *); /* NULL ok. */
 
 void ovsdb_replication_run(struct ovsdb_replication *);

@@ -21,6 +21,7 @@
 #include "lib/timeval.h"
 #include "lib/uuid.h"
 #include "lib/vlog.h"
+#include "ovsdb/databases.h"
 #include "ovsdb/error.h"
 #include "ovsdb/lock.h"
 #include "ovsdb/monitor.h"
@@ -28,7 +29,6 @@
 #include "ovsdb/rbac.h"
 #include "ovsdb/relay.h"
 #include "ovsdb/schema.h"
-#include "ovsdb/server.h"
 
 VLOG_DEFINE_THIS_MODULE(session);
 
@@ -82,18 +82,23 @@ struct session_monitor {
     struct ovsdb_session *session;
     json_t *id;                 /* The client's monitor id. */
     char *id_s;                 /* 'id' serialized. */
-    struct ovsdb_server_db *sdb;
+    struct ovsdb_served_db *sdb;
     struct ovsdb_monitor *m;
     struct ovsdb_monitor_pending *pending;  /* While the client is behind,
                                              * else NULL. */
 };
 
-/* A "transact" that waits for a "wait" operation's condition, or for the
- * upstream's reply to a transaction forwarded by a relay database. */
-struct trigger {
+/* A "transact" request without its reply yet, for one of two reasons:
+ * - it waits to be run again once the database changes (or its timeout
+ *   passes): a "wait" operation's condition did not hold, or a clustered
+ *   database could not take it (no leader; or it failed with a "cluster
+ *   error", which the reference also retries);
+ * - 'rtxn': a relay database forwarded it upstream, and it waits for the
+ *   upstream's reply. */
+struct waiting_txn {
     json_t *id;                 /* Request id. */
     json_t *params;             /* Request params. */
-    struct ovsdb_server_db *sdb;
+    struct ovsdb_served_db *sdb;
     long long created;          /* time_msec() of the first attempt. */
     long long timeout;          /* Msec after 'created'; LLONG_MAX none. */
     unsigned long long seqno;   /* Database commit seqno last tried. */
@@ -101,23 +106,29 @@ struct trigger {
 };
 
 /* A message held back until a group commit's outcome is known (see
- * server.h): a "transact" reply that waits for the batch of 'sdb', or
+ * databases.h): a "transact" reply that waits for the batch of 'sdb', or
  * ('sdb' NULL) any message queued behind one, already serialized. */
 struct held_msg {
-    struct ovsdb_server_db *sdb;    /* NULL once final. */
+    struct ovsdb_served_db *sdb;    /* NULL once final. */
     uint64_t ticket;                /* Waits for this one, while 'sdb'. */
     json_t *id;                     /* Request id, while 'sdb'. */
     json_t *result;                 /* Result array, while 'sdb'. */
     struct ds text;                 /* Serialized message, once final. */
+
+    /* A clustered database's transaction: its request, to run it again if
+     * it fails with a "cluster error" ('retry' once it did). */
+    json_t *params;
+    long long created;
+    bool retry;
 };
 
 struct ovsdb_session {
-    struct ovsdb_server *server;
+    struct ovsdb_databases *dbs;
     struct jsonrpc_session *js;
     unsigned int js_seqno;
     struct hmap monitors;       /* Contains "struct session_monitor"s. */
-    struct trigger **triggers;
-    size_t n_triggers, allocated_triggers;
+    struct waiting_txn **waiting;
+    size_t n_waiting, allocated_waiting;
     struct ovsdb_lock_waiter **waiters;
     size_t n_waiters, allocated_waiters;
     bool db_change_aware;
@@ -152,10 +163,10 @@ ovsdb_session_get_flow_stats(struct ovsdb_session_flow_stats *stats)
 }
 
 struct ovsdb_session *
-ovsdb_session_create(struct ovsdb_server *server, struct jsonrpc_session *js)
+ovsdb_session_create(struct ovsdb_databases *dbs, struct jsonrpc_session *js)
 {
     struct ovsdb_session *s = xzalloc(sizeof *s);
-    s->server = server;
+    s->dbs = dbs;
     s->js = js;
     s->js_seqno = jsonrpc_session_get_seqno(js);
     hmap_init(&s->monitors);
@@ -175,7 +186,7 @@ ovsdb_session_destroy(struct ovsdb_session *s)
         }
         free(s->held);
         hmap_destroy(&s->monitors);
-        free(s->triggers);
+        free(s->waiting);
         free(s->waiters);
         jsonrpc_session_close(s->js);
         free(s->role);
@@ -227,7 +238,7 @@ ovsdb_session_get_stats(const struct ovsdb_session *s,
                         struct ovsdb_session_stats *stats)
 {
     stats->n_monitors = hmap_count(&s->monitors);
-    stats->n_triggers = s->n_triggers;
+    stats->n_waiting_txns = s->n_waiting;
     stats->backlog = jsonrpc_session_get_backlog(s->js);
     stats->paused = s->paused;
     stats->n_pending_rows = 0;
@@ -259,17 +270,20 @@ check_backlog(struct ovsdb_session *s)
 /* Group commit: held messages. */
 
 static struct held_msg *
-hold(struct ovsdb_session *s, struct ovsdb_server_db *sdb)
+hold(struct ovsdb_session *s, struct ovsdb_served_db *sdb)
 {
     if (s->n_held >= s->allocated_held) {
         s->held = x2nrealloc(s->held, &s->allocated_held, sizeof *s->held);
     }
     struct held_msg *h = &s->held[s->n_held++];
     h->sdb = sdb;
-    h->ticket = sdb ? ovsdb_server_db_get_last_ticket(sdb) : 0;
+    h->ticket = sdb ? ovsdb_served_db_get_last_ticket(sdb) : 0;
     h->id = NULL;
     h->result = NULL;
     ds_init(&h->text);
+    h->params = NULL;
+    h->created = 0;
+    h->retry = false;
     return h;
 }
 
@@ -278,6 +292,7 @@ held_msg_destroy(struct held_msg *h)
 {
     json_decref(h->id);
     json_decref(h->result);
+    json_decref(h->params);
     ds_destroy(&h->text);
 }
 
@@ -337,6 +352,12 @@ serialize_msg(struct ds *out, const json_t *id, json_t *result,
 }
 
 static void flush_pending(struct ovsdb_session *);
+static struct waiting_txn *add_waiting_txn(struct ovsdb_session *, json_t *id,
+                                           json_t *params,
+                                           struct ovsdb_served_db *,
+                                           long long created,
+                                           long long timeout,
+                                           struct ovsdb_relay_txn *);
 
 /* Queues one message (see serialize_msg() for the arguments, whose
  * ownership it takes), after the session's pending monitor changes. */
@@ -363,17 +384,23 @@ send_reply(struct ovsdb_session *s, const json_t *id, json_t *result)
     session_send(s, id, result, NULL, NULL, NULL);
 }
 
-/* Sends 'result' (takes ownership), the result of a "transact" on 'sdb',
- * or holds it until 'sdb''s pending batch is written. */
+/* Sends 'result' (takes ownership), the result of "transact" request
+ * 'params' (takes ownership; may be NULL if the request cannot be run
+ * again) on 'sdb', first tried at 'created', or holds it until 'sdb''s
+ * pending batch is written. */
 static void
-send_transact_reply(struct ovsdb_session *s, struct ovsdb_server_db *sdb,
-                    const json_t *id, json_t *result)
+send_transact_reply(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
+                    const json_t *id, json_t *result, json_t *params,
+                    long long created)
 {
-    if (ovsdb_server_db_has_pending(sdb)) {
+    if (ovsdb_served_db_has_pending(sdb)) {
         struct held_msg *h = hold(s, sdb);
         h->id = json_incref((json_t *) id);
         h->result = result;
+        h->params = params;
+        h->created = created;
     } else {
+        json_decref(params);
         send_reply(s, id, result);
     }
 }
@@ -393,7 +420,7 @@ result_has_error(const json_t *result)
 }
 
 void
-ovsdb_session_batch_done(struct ovsdb_session *s, struct ovsdb_server_db *sdb,
+ovsdb_session_batch_done(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
                          uint64_t ticket, const struct ovsdb_error *error)
 {
     if (!s->n_held) {
@@ -405,7 +432,11 @@ ovsdb_session_batch_done(struct ovsdb_session *s, struct ovsdb_server_db *sdb,
     for (size_t i = 0; i < s->n_held; i++) {
         struct held_msg *h = &s->held[i];
         if (h->sdb == sdb && h->ticket <= ticket) {
-            if (error && !result_has_error(h->result)) {
+            if (error && h->params
+                && ovsdb_error_get_tag(error) == OVSDB_E_CLUSTER) {
+                /* It did not happen: run it again (below). */
+                h->retry = true;
+            } else if (error && !result_has_error(h->result)) {
                 /* As for a commit that failed on its own: the operations'
                  * results, then the error. */
                 ovsdb_execute_append_error(h->result,
@@ -422,7 +453,13 @@ ovsdb_session_batch_done(struct ovsdb_session *s, struct ovsdb_server_db *sdb,
     s->n_held = 0;
     for (i = 0; i < n_held && !held[i].sdb; i++) {
         struct held_msg *h = &held[i];
-        if (h->result) {
+        if (h->retry) {
+            /* Due at once: the cluster may have a leader again already. */
+            add_waiting_txn(s, h->id, h->params, sdb, h->created, LLONG_MAX,
+                            NULL)
+                ->seqno--;
+            h->id = h->params = NULL;
+        } else if (h->result) {
             session_send(s, h->id, h->result, NULL, NULL, NULL);
             h->result = NULL;
         } else {
@@ -608,13 +645,14 @@ params_error(const json_t *params, const char *method, const char *what)
                               "%s request params must be %s", method, what);
 }
 
-static struct ovsdb_server_db *
+static struct ovsdb_served_db *
 lookup_db(const struct ovsdb_session *s, const json_t *params,
           const char *method, struct ovsdb_error **errorp)
 {
     const json_t *name = json_array_get(params, 0);
-    struct ovsdb_server_db *sdb = ovsdb_server_find_db(
-        s->server, json_string_value(name));
+    struct ovsdb_served_db *sdb = ovsdb_databases_find(s->dbs,
+                                                       json_string_value(
+                                                           name));
     if (!sdb) {
         *errorp = ovsdb_syntax_error(params, OVSDB_E_UNKNOWN_DATABASE,
                                      "%s request specifies unknown "
@@ -643,7 +681,7 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
         send_ovsdb_error(s, msg->id, error);
         return;
     }
-    struct ovsdb_server_db *sdb = lookup_db(s, params, msg->method, &error);
+    struct ovsdb_served_db *sdb = lookup_db(s, params, msg->method, &error);
     if (!sdb) {
         send_ovsdb_error(s, msg->id, error);
         return;
@@ -674,7 +712,7 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
     }
 
     struct ovsdb_monitor *m;
-    error = ovsdb_monitor_hub_get(ovsdb_server_db_get_hub(sdb),
+    error = ovsdb_monitor_hub_get(ovsdb_served_db_get_hub(sdb),
                                   json_array_get(params, 2), version, &m);
     if (error) {
         free(id_s);
@@ -688,7 +726,8 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
         json_t *updates = ovsdb_monitor_get_since(m, &last_id, &found);
         char uuid_s[UUID_LEN + 1];
         uuid_to_string(ovsdb_monitor_hub_get_last_txn_id(
-                           ovsdb_server_db_get_hub(sdb)), uuid_s);
+                           ovsdb_served_db_get_hub(sdb)),
+                       uuid_s);
         result = json_pack("[b s o]", found, uuid_s, updates);
     } else {
         result = ovsdb_monitor_get_initial(m);
@@ -801,8 +840,8 @@ static bool
 lock_held_cb(const char *name, void *s_)
 {
     struct ovsdb_session *s = s_;
-    return ovsdb_lock_server_is_owner(
-        ovsdb_server_get_lock_server(s->server), name, s);
+    return ovsdb_lock_server_is_owner(ovsdb_databases_get_lock_server(s->dbs),
+                                      name, s);
 }
 
 static void
@@ -837,7 +876,7 @@ handle_lock(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
         return;
     }
     const char *name = json_string_value(name_json);
-    struct ovsdb_lock_server *ls = ovsdb_server_get_lock_server(s->server);
+    struct ovsdb_lock_server *ls = ovsdb_databases_get_lock_server(s->dbs);
 
     size_t i;
     for (i = 0; i < s->n_waiters; i++) {
@@ -885,8 +924,32 @@ handle_lock(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
 
 /* Transactions. */
 
+/* Adds a waiting transaction (see struct waiting_txn; takes ownership of
+ * 'id' and 'params') that is due again once 'sdb''s commit seqno changes
+ * from what it is now. */
+static struct waiting_txn *
+add_waiting_txn(struct ovsdb_session *s, json_t *id, json_t *params,
+                struct ovsdb_served_db *sdb, long long created,
+                long long timeout, struct ovsdb_relay_txn *rtxn)
+{
+    struct waiting_txn *t = xzalloc(sizeof *t);
+    t->rtxn = rtxn;
+    t->id = id;
+    t->params = params;
+    t->sdb = sdb;
+    t->created = created;
+    t->timeout = timeout;
+    t->seqno = ovsdb_served_db_get_commit_seqno(sdb);
+    if (s->n_waiting >= s->allocated_waiting) {
+        s->waiting = x2nrealloc(s->waiting, &s->allocated_waiting,
+                                sizeof *s->waiting);
+    }
+    s->waiting[s->n_waiting++] = t;
+    return t;
+}
+
 static void
-trigger_destroy(struct trigger *t)
+waiting_txn_destroy(struct waiting_txn *t)
 {
     ovsdb_relay_txn_abandon(t->rtxn);
     json_decref(t->id);
@@ -895,33 +958,32 @@ trigger_destroy(struct trigger *t)
 }
 
 static void
-remove_trigger(struct ovsdb_session *s, size_t i)
+remove_waiting_txn(struct ovsdb_session *s, size_t i)
 {
-    trigger_destroy(s->triggers[i]);
-    memmove(&s->triggers[i], &s->triggers[i + 1],
-            (s->n_triggers - i - 1) * sizeof *s->triggers);
-    s->n_triggers--;
+    waiting_txn_destroy(s->waiting[i]);
+    memmove(&s->waiting[i], &s->waiting[i + 1],
+            (s->n_waiting - i - 1) * sizeof *s->waiting);
+    s->n_waiting--;
 }
 
 /* Runs "transact" 'params' on 'sdb' for this session: its locks, its
  * remote's read-only option and RBAC role apply. */
 static json_t *
-session_transact(struct ovsdb_session *s, struct ovsdb_server_db *sdb,
-                 json_t *params, long long elapsed,
-                 long long *timeout)
+session_transact(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
+                 json_t *params, long long elapsed, long long *timeout)
 {
-    struct ovsdb *db = ovsdb_server_db_get_ovsdb(sdb);
+    struct ovsdb *db = ovsdb_served_db_get_ovsdb(sdb);
     if (!s->role || !ovsdb_rbac_enabled(db, s->role)) {
-        return ovsdb_server_db_transact(sdb, params, s->read_only,
-                                        lock_held_cb, s, NULL, NULL,
-                                        elapsed, timeout);
+        return ovsdb_served_db_transact(sdb, params, s->read_only,
+                                        lock_held_cb, s, NULL, NULL, elapsed,
+                                        timeout);
     }
 
     /* The client's ID is the common name of its TLS certificate. */
     struct jsonrpc *rpc = jsonrpc_session_get_rpc(s->js);
     char *id = rpc ? stream_ssl_get_peer_id(jsonrpc_get_stream(rpc)) : NULL;
     struct ovsdb_rbac_client client = { .role = s->role, .id = id };
-    json_t *result = ovsdb_server_db_transact(sdb, params, s->read_only,
+    json_t *result = ovsdb_served_db_transact(sdb, params, s->read_only,
                                               lock_held_cb, s,
                                               ovsdb_rbac_authorize, &client,
                                               elapsed, timeout);
@@ -942,14 +1004,14 @@ handle_transact(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
                                             "begin with <db-name>"));
         return;
     }
-    struct ovsdb_server_db *sdb = lookup_db(s, params, "transact", &error);
+    struct ovsdb_served_db *sdb = lookup_db(s, params, "transact", &error);
     if (!sdb) {
         send_ovsdb_error(s, msg->id, error);
         return;
     }
 
     long long timeout = LLONG_MAX;
-    struct ovsdb_relay *relay = ovsdb_server_db_get_relay(sdb);
+    struct ovsdb_relay *relay = ovsdb_served_db_get_relay(sdb);
     struct ovsdb_relay_txn *rtxn = NULL;
     if (relay && !s->read_only && !s->role
         && ovsdb_relay_must_forward(params)) {
@@ -959,46 +1021,41 @@ handle_transact(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
     } else {
         if (!ovsdb_relay_must_forward(params)) {
             /* Reads see only data that is written. */
-            ovsdb_server_db_flush(sdb);
+            ovsdb_served_db_flush(sdb);
         }
+        /* A clustered database's transaction may have to run again: keep
+         * its request (which also keeps its operations from being freed
+         * as they run). */
+        json_t *retry = (ovsdb_served_db_get_raft(sdb) ? json_incref(params)
+                                                       : NULL);
         json_t *result = session_transact(s, sdb, params, 0, &timeout);
         if (result) {
-            send_transact_reply(s, sdb, msg->id, result);
+            send_transact_reply(s, sdb, msg->id, result, retry, time_msec());
             return;
         }
+        json_decref(retry);
     }
 
-    struct trigger *t = xzalloc(sizeof *t);
-    t->rtxn = rtxn;
-    t->id = json_incref(msg->id);
-    t->params = json_incref(msg->params);
-    t->sdb = sdb;
-    t->created = time_msec();
-    t->timeout = timeout;
-    t->seqno = ovsdb_server_db_get_commit_seqno(sdb);
-    if (s->n_triggers >= s->allocated_triggers) {
-        s->triggers = x2nrealloc(s->triggers, &s->allocated_triggers,
-                                 sizeof *s->triggers);
-    }
-    s->triggers[s->n_triggers++] = t;
+    add_waiting_txn(s, json_incref(msg->id), json_incref(msg->params), sdb,
+                    time_msec(), timeout, rtxn);
 }
 
 static bool
-trigger_is_due(const struct trigger *t, long long now)
+waiting_txn_is_due(const struct waiting_txn *t, long long now)
 {
     bool is_error;
     if (t->rtxn) {
         return ovsdb_relay_txn_get_reply(t->rtxn, &is_error) != NULL;
     }
-    return (t->seqno != ovsdb_server_db_get_commit_seqno(t->sdb)
+    return (t->seqno != ovsdb_served_db_get_commit_seqno(t->sdb)
             || (t->timeout != LLONG_MAX && now - t->created >= t->timeout));
 }
 
 static void
-run_triggers(struct ovsdb_session *s)
+run_waiting_txns(struct ovsdb_session *s)
 {
-    for (size_t i = 0; i < s->n_triggers;) {
-        struct trigger *t = s->triggers[i];
+    for (size_t i = 0; i < s->n_waiting;) {
+        struct waiting_txn *t = s->waiting[i];
         long long now = time_msec();
         if (t->rtxn) {
             bool is_error;
@@ -1011,22 +1068,27 @@ run_triggers(struct ovsdb_session *s)
                 } else {
                     send_reply(s, t->id, copy);
                 }
-                remove_trigger(s, i);
+                remove_waiting_txn(s, i);
                 continue;
             }
-        } else if (trigger_is_due(t, now)) {
+        } else if (waiting_txn_is_due(t, now)) {
             long long timeout = t->timeout;
             if (!ovsdb_relay_must_forward(t->params)) {
-                ovsdb_server_db_flush(t->sdb);
+                ovsdb_served_db_flush(t->sdb);
             }
-            t->seqno = ovsdb_server_db_get_commit_seqno(t->sdb);
+            t->seqno = ovsdb_served_db_get_commit_seqno(t->sdb);
+            json_t *retry = (ovsdb_served_db_get_raft(t->sdb)
+                                 ? json_incref(t->params)
+                                 : NULL);
             json_t *result = session_transact(s, t->sdb, t->params,
                                               now - t->created, &timeout);
             if (result) {
-                send_transact_reply(s, t->sdb, t->id, result);
-                remove_trigger(s, i);
+                send_transact_reply(s, t->sdb, t->id, result, retry,
+                                    t->created);
+                remove_waiting_txn(s, i);
                 continue;
             }
+            json_decref(retry);
         }
         i++;
     }
@@ -1036,10 +1098,10 @@ static void
 handle_cancel(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
 {
     const json_t *id = json_array_get(msg->params, 0);
-    for (size_t i = 0; id && i < s->n_triggers; i++) {
-        if (json_equal(s->triggers[i]->id, (json_t *) id)) {
-            send_error(s, s->triggers[i]->id, json_string("canceled"));
-            remove_trigger(s, i);
+    for (size_t i = 0; id && i < s->n_waiting; i++) {
+        if (json_equal(s->waiting[i]->id, (json_t *) id)) {
+            send_error(s, s->waiting[i]->id, json_string("canceled"));
+            remove_waiting_txn(s, i);
             return;
         }
     }
@@ -1059,7 +1121,7 @@ handle_convert(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
                                       "<db-name>, <schema>"));
         return;
     }
-    struct ovsdb_server_db *sdb = lookup_db(s, params, "convert", &error);
+    struct ovsdb_served_db *sdb = lookup_db(s, params, "convert", &error);
     struct ovsdb_schema *schema = NULL;
     if (!error) {
         error = ovsdb_schema_from_json(json_array_get(params, 1), &schema);
@@ -1068,12 +1130,12 @@ handle_convert(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
         send_ovsdb_error(s, msg->id, error);
         return;
     }
-    if (strcmp(schema->name, ovsdb_server_db_get_name(sdb))) {
+    if (strcmp(schema->name, ovsdb_served_db_get_name(sdb))) {
         /* ovsdb/error.h has no tag for the reference's "invalid
          * parameters", used only here. */
         char *details = xasprintf("new schema name (%s) does not match "
-                                  "database name (%s)", schema->name,
-                                  ovsdb_server_db_get_name(sdb));
+                                  "database name (%s)",
+                                  schema->name, ovsdb_served_db_get_name(sdb));
         send_error(s, msg->id, json_pack("{s:s s:s}", "error",
                                          "invalid parameters", "details",
                                          details));
@@ -1081,7 +1143,7 @@ handle_convert(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
         ovsdb_schema_destroy(schema);
         return;
     }
-    error = ovsdb_server_convert_db(sdb, schema);
+    error = ovsdb_served_db_convert(sdb, schema);
     if (error) {
         send_ovsdb_error(s, msg->id, error);
     } else {
@@ -1100,7 +1162,7 @@ handle_request(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
     if (strcmp(method, "transact")) {
         /* Only "transact" may see data that a pending group commit has not
          * written yet (its reply is held until then). */
-        ovsdb_server_flush(s->server);
+        ovsdb_databases_flush(s->dbs);
     }
     /* Pending updates go first, in terms of the monitors as they are now
      * (the request may change or cancel them). */
@@ -1128,10 +1190,10 @@ handle_request(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
     } else if (!strcmp(method, "echo")) {
         send_reply(s, msg->id, json_incref((json_t *) params));
     } else if (!strcmp(method, "list_dbs")) {
-        send_reply(s, msg->id, ovsdb_server_list_dbs(s->server));
+        send_reply(s, msg->id, ovsdb_databases_list(s->dbs));
     } else if (!strcmp(method, "get_schema")) {
         struct ovsdb_error *error = NULL;
-        struct ovsdb_server_db *sdb = NULL;
+        struct ovsdb_served_db *sdb = NULL;
         if (json_array_size(params) != 1
             || !json_is_string(json_array_get(params, 0))) {
             error = params_error(params, method, "<db-name>");
@@ -1141,13 +1203,13 @@ handle_request(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
         if (error) {
             send_ovsdb_error(s, msg->id, error);
         } else {
-            struct ovsdb *db = ovsdb_server_db_get_ovsdb(sdb);
+            struct ovsdb *db = ovsdb_served_db_get_ovsdb(sdb);
             send_reply(s, msg->id,
                        ovsdb_schema_to_json(ovsdb_get_schema(db)));
         }
     } else if (!strcmp(method, "get_server_id")) {
         char uuid_s[UUID_LEN + 1];
-        uuid_to_string(ovsdb_server_get_id(s->server), uuid_s);
+        uuid_to_string(ovsdb_databases_get_server_id(s->dbs), uuid_s);
         send_reply(s, msg->id, json_string(uuid_s));
     } else if (!strcmp(method, "set_db_change_aware")) {
         const json_t *value = json_array_get(params, 0);
@@ -1215,8 +1277,8 @@ session_reset(struct ovsdb_session *s)
     HMAP_FOR_EACH_SAFE (sm, next, node, &s->monitors) {
         monitor_destroy(s, sm);
     }
-    while (s->n_triggers) {
-        remove_trigger(s, s->n_triggers - 1);
+    while (s->n_waiting) {
+        remove_waiting_txn(s, s->n_waiting - 1);
     }
     while (s->n_waiters) {
         remove_waiter(s, s->n_waiters - 1);
@@ -1244,7 +1306,7 @@ ovsdb_session_run(struct ovsdb_session *s)
     }
 
     flush_pending_if_drained(s);
-    run_triggers(s);
+    run_waiting_txns(s);
 
     if (pass_waited) {
         pass_waited = false;
@@ -1330,10 +1392,10 @@ ovsdb_session_wait(struct ovsdb_session *s)
             poll_immediate_wake();
         }
     }
-    long long now = s->n_triggers ? time_msec() : 0;
-    for (size_t i = 0; i < s->n_triggers; i++) {
-        const struct trigger *t = s->triggers[i];
-        if (trigger_is_due(t, now)) {
+    long long now = s->n_waiting ? time_msec() : 0;
+    for (size_t i = 0; i < s->n_waiting; i++) {
+        const struct waiting_txn *t = s->waiting[i];
+        if (waiting_txn_is_due(t, now)) {
             poll_immediate_wake();
         } else if (t->timeout != LLONG_MAX) {
             poll_timer_wait_until(t->created + t->timeout);
@@ -1342,12 +1404,12 @@ ovsdb_session_wait(struct ovsdb_session *s)
 }
 
 void
-ovsdb_session_db_removed(struct ovsdb_session *s, struct ovsdb_server_db *sdb)
+ovsdb_session_db_removed(struct ovsdb_session *s, struct ovsdb_served_db *sdb)
 {
-    for (size_t i = 0; i < s->n_triggers;) {
-        if (s->triggers[i]->sdb == sdb) {
-            send_error(s, s->triggers[i]->id, json_string("canceled"));
-            remove_trigger(s, i);
+    for (size_t i = 0; i < s->n_waiting;) {
+        if (s->waiting[i]->sdb == sdb) {
+            send_error(s, s->waiting[i]->id, json_string("canceled"));
+            remove_waiting_txn(s, i);
         } else {
             i++;
         }

@@ -20,14 +20,15 @@
 
 struct jsonrpc_session;
 struct ovsdb_error;
-struct ovsdb_server;
-struct ovsdb_server_db;
+struct ovsdb_databases;
+struct ovsdb_served_db;
 
 struct ovsdb_session;
 
-/* Creates a session on 'js' (takes ownership) for 'server' (borrowed: must
- * outlive the session).  Caller must free with ovsdb_session_destroy(). */
-struct ovsdb_session *ovsdb_session_create(struct ovsdb_server *server,
+/* Creates a session on 'js' (takes ownership) serving 'dbs' (borrowed:
+ * must outlive the session).  Caller must free with
+ * ovsdb_session_destroy(). */
+struct ovsdb_session *ovsdb_session_create(struct ovsdb_databases *dbs,
                                            struct jsonrpc_session *js);
 void ovsdb_session_destroy(struct ovsdb_session *);  /* NULL is fine. */
 
@@ -42,23 +43,23 @@ bool ovsdb_session_is_alive(const struct ovsdb_session *);
 const char *ovsdb_session_get_name(const struct ovsdb_session *);
 
 /* Group commit: every transaction on 'sdb' up to 'ticket' (see
- * ovsdb_server_db_get_last_ticket()) was committed (if 'error' is NULL) or
+ * ovsdb_served_db_get_last_ticket()) was committed (if 'error' is NULL) or
  * failed and was undone (then 'error', borrowed, says why).  Sends the
  * replies held for them (adding 'error' to those of transactions that had
  * not failed on their own) and whatever waited behind them. */
 void ovsdb_session_batch_done(struct ovsdb_session *,
-                              struct ovsdb_server_db *sdb, uint64_t ticket,
+                              struct ovsdb_served_db *sdb, uint64_t ticket,
                               const struct ovsdb_error *error);
 
 /* Tells the session that 'sdb' is going away: its monitors and waiting
  * transactions on it end ("monitor_canceled" to db-change-aware clients;
  * others are disconnected). */
 void ovsdb_session_db_removed(struct ovsdb_session *,
-                              struct ovsdb_server_db *sdb);
+                              struct ovsdb_served_db *sdb);
 
 struct ovsdb_session_stats {
     size_t n_monitors;
-    size_t n_triggers;
+    size_t n_waiting_txns;      /* "transact"s without a reply yet. */
     size_t backlog;             /* Bytes queued for sending. */
     bool paused;                /* Not reading: backlog over the limit. */
     size_t n_pending_rows;      /* Rows with monitor changes pending. */

@@ -445,6 +445,18 @@ undo_txns(struct ovsdb_storage *s, struct ovsdb_error *error)
     s->n_batch_failures++;
 }
 
+/* Clustered: the error for a Raft command that failed with 'status'.  A
+ * write error is one; anything else (no leader, a leader change, another
+ * member's entry first, a timeout) is a "cluster error": the transaction
+ * did not happen and may be tried again, as the reference does. */
+static struct ovsdb_error *
+command_error(enum raft_command_status status)
+{
+    return ovsdb_error(status == RAFT_CMD_IO_ERROR ? OVSDB_E_IO
+                                                   : OVSDB_E_CLUSTER,
+                       "%s", raft_command_status_to_string(status));
+}
+
 /* Clustered: proposes the record of 'txn' (borrowed), if it changed
  * anything persistent, as a Raft entry [null, RECORD] built on the state
  * the database shows, and stores the command and eid in 'pt'. */
@@ -473,9 +485,7 @@ propose_txn(struct ovsdb_storage *s, const struct ovsdb_txn *txn,
     enum raft_command_status status = raft_command_get_status(cmd);
     if (status != RAFT_CMD_INCOMPLETE && status != RAFT_CMD_SUCCESS) {
         raft_command_unref(cmd);
-        return ovsdb_error(status == RAFT_CMD_NOT_LEADER ? OVSDB_E_NOT_LEADER
-                           : OVSDB_E_IO, "%s",
-                           raft_command_status_to_string(status));
+        return command_error(status);
     }
     pt->cmd = cmd;
     s->state_eid = pt->eid;
@@ -541,11 +551,7 @@ raft_decide(struct ovsdb_storage *s)
             enum raft_command_status status
                 = raft_command_get_status(s->txns[0].cmd);
             if (status != RAFT_CMD_INCOMPLETE && status != RAFT_CMD_SUCCESS) {
-                undo_txns(s, ovsdb_error(
-                              status == RAFT_CMD_NOT_LEADER
-                              || status == RAFT_CMD_LOST_LEADERSHIP
-                              ? OVSDB_E_NOT_LEADER : OVSDB_E_IO, "%s",
-                              raft_command_status_to_string(status)));
+                undo_txns(s, command_error(status));
                 s->state_eid = *raft_get_applied_eid(s->raft);
             }
         }
@@ -563,8 +569,7 @@ raft_decide(struct ovsdb_storage *s)
             finish_txns(s, 1);
         } else {
             if (s->n_txns) {
-                undo_txns(s, ovsdb_error(OVSDB_E_NOT_LEADER,
-                                         "lost leadership"));
+                undo_txns(s, command_error(RAFT_CMD_LOST_LEADERSHIP));
             }
             apply_entry(s, data, size, &eid, is_snapshot);
         }

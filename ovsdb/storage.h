@@ -5,13 +5,14 @@
  * through this server's Raft member (ovsdb/raft).  Everything below holds
  * for both, except where it says "standalone" or "clustered":
  *   - Clustered, ovsdb_storage_commit_defer() proposes the transaction's
- *     record as a Raft entry [null, RECORD] and fails with "not leader"
- *     on a member that is not the leader; every clustered commit is
- *     durable (Raft counts only entries on disk), and ovsdb_storage_flush()
- *     returns once the batch is committed.  Today that is at once (a
- *     cluster of one); with other members it will be when a majority has
- *     the entries, so callers must already treat the flush as the moment
- *     the outcome becomes known.
+ *     record as a Raft entry [null, RECORD] (a follower's member forwards
+ *     it to the leader); every clustered commit is durable (Raft counts
+ *     only entries on disk).  The outcome is known when a majority has
+ *     the entry, which may be passes of the loop later: it comes out of
+ *     ovsdb_storage_pop_outcome().  A transaction that failed for a
+ *     reason of the cluster's (no leader, a leader change, another
+ *     member's entry committed first, a timeout) fails with "cluster
+ *     error": it did not happen, and the caller may run it again.
  *   - Clustered compaction writes a Raft snapshot (the header's prev_*
  *     fields) in this process, as the reference does; conversion commits
  *     the new schema and contents as one entry.

@@ -26,6 +26,7 @@ EXTRA_DIST += \
 	tests/cluster/raftproxy.py \
 	tests/cluster/ref-server.sh \
 	tests/cluster/refusals.sh \
+	tests/cluster/retry.sh \
 	tests/cluster/server-one.sh \
 	tests/cluster/test-raft-conn.c \
 	tests/cluster/tool-interop.sh \

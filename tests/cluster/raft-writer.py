@@ -10,6 +10,13 @@
 #       success; every attempt uses a new name, so a transaction that
 #       failed but did commit is never counted twice.  Exits 0 once MAX
 #       rows were acknowledged, 1 if time ran out first.
+#   raft-writer.py strict N TAG SOCK
+#       Inserts Root rows "TAG-<i>" for i in 0..N-1, one transaction at a
+#       time, all on SOCK (waiting up to 120 s for each reply), and exits 1
+#       at the first reply that is not a success: a member must run a
+#       transaction that a cluster could not take again itself ("not
+#       leader" during an election, another member's entry first), as the
+#       reference does, never hand the client that error.
 #   raft-writer.py names SOCK
 #       Prints the names of all Root rows, sorted, one a line.
 #   raft-writer.py since SOCK [LAST-ID]
@@ -74,6 +81,20 @@ def write(acked_path, seconds, max_rows, tag, socks):
     return 0 if n_acked >= max_rows else 1
 
 
+def strict(n, tag, sock):
+    client = rpc.Client("unix:" + sock, timeout=120)
+    for i in range(n):
+        name = "%s-%d" % (tag, i)
+        reply = client.transact("Store", [
+            {"op": "insert", "table": "Root", "row": {"name": name, "n": i}}])
+        error = reply_error(reply)
+        if error is not None:
+            print("%s: %s" % (name, error))
+            return 1
+    print("%d acknowledged" % n)
+    return 0
+
+
 def names(sock):
     c = rpc.Client("unix:" + sock, timeout=30)
     reply = c.transact("Store", [{"op": "select", "table": "Root",
@@ -99,6 +120,8 @@ if __name__ == "__main__":
     if sys.argv[1] == "write":
         sys.exit(write(sys.argv[2], float(sys.argv[3]), int(sys.argv[4]),
                        sys.argv[5], sys.argv[6:]))
+    elif sys.argv[1] == "strict":
+        sys.exit(strict(int(sys.argv[2]), sys.argv[3], sys.argv[4]))
     elif sys.argv[1] == "names":
         sys.exit(names(sys.argv[2]))
     elif sys.argv[1] == "since":

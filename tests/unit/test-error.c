@@ -46,6 +46,7 @@ main(void)
         { OVSDB_E_DUP_UUID, "duplicate uuid" },
         { OVSDB_E_PERMISSION, "permission error" },
         { OVSDB_E_NOT_LEADER, "not leader" },
+        { OVSDB_E_CLUSTER, "cluster error" },
     };
     CHECK_INTEQ(ARRAY_SIZE(tags), OVSDB_N_ERROR_TAGS);
     for (size_t i = 0; i < ARRAY_SIZE(tags); i++) {
