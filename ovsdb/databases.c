@@ -36,6 +36,8 @@ struct ovsdb_served_db {
     bool cluster_leader, cluster_connected;
     uint64_t cluster_index;
     uint64_t cluster_term;
+
+    unsigned int n_write_holds; /* ovsdb_served_db_hold_writes(). */
 };
 
 struct ovsdb_databases {
@@ -461,6 +463,13 @@ ovsdb_served_db_transact(struct ovsdb_served_db *sdb, json_t *params,
             || sdb->set->read_only,
         lock_held, lock_aux, authorize, authorize_aux, elapsed_msec,
         timeout_msec, &durable, &result);
+    if (txn && sdb->n_write_holds) {
+        /* A read barrier waits for the writes before it: this one waits
+         * for the barrier. */
+        ovsdb_txn_abort(txn);
+        json_decref(result);
+        return NULL;
+    }
     if (txn) {
         struct ovsdb_error *error = ovsdb_txn_precommit(txn);
         if (!error && sdb->storage) {
@@ -513,6 +522,17 @@ report_outcomes(struct ovsdb_served_db *sdb)
         serve_new_db(sdb, new_db);
     }
     sync_cluster_status(sdb, false);
+}
+
+void
+ovsdb_served_db_hold_writes(struct ovsdb_served_db *sdb, bool hold)
+{
+    if (hold) {
+        sdb->n_write_holds++;
+    } else if (!--sdb->n_write_holds) {
+        /* The writes that waited may go. */
+        sdb->commit_seqno++;
+    }
 }
 
 uint64_t

@@ -161,6 +161,12 @@ json_t *ovsdb_served_db_transact(struct ovsdb_served_db *sdb, json_t *params,
                                  void *authorize_aux, long long elapsed_msec,
                                  long long *timeout_msec);
 
+/* While any holder says 'hold' (true, matched later by one false), a
+ * transaction on 'sdb' that would write waits instead
+ * (ovsdb_served_db_transact() returns NULL for it); they run once the
+ * last holder lets go.  For a read barrier: see ovsdb/session.c. */
+void ovsdb_served_db_hold_writes(struct ovsdb_served_db *, bool hold);
+
 /* The ticket of the newest transaction committed in memory on 'sdb'
  * (ovsdb/storage.h): a reply that depends on it waits until batch_done()
  * reports a ticket at least as new. */

@@ -136,7 +136,10 @@ struct ovsdb_session {
     char *role;                 /* RBAC role, or NULL. */
     bool dropped;               /* Closed by the server (backlog, ...). */
     bool deferred;              /* Requests left for the next pass. */
-    struct jsonrpc_msg *deferred_msg;   /* Received, costly, not handled. */
+    struct jsonrpc_msg *deferred_msg; /* Received, costly, not handled,
+                                         * or waiting for 'barrier'. */
+    struct ovsdb_served_db *barrier;  /* Read barrier on this database,
+                                         * or NULL (see read_barrier()). */
     bool paused;                /* Not reading: backlog over the limit. */
     size_t allowance;           /* Extra backlog allowed for big replies. */
     size_t n_pending;           /* Monitors with pending changes. */
@@ -145,6 +148,7 @@ struct ovsdb_session {
 };
 
 static void session_reset(struct ovsdb_session *);
+static void release_barrier(struct ovsdb_session *);
 static void held_msg_destroy(struct held_msg *);
 
 void
@@ -1287,6 +1291,59 @@ session_reset(struct ovsdb_session *s)
     s->allowance = 0;
     jsonrpc_msg_destroy(s->deferred_msg);
     s->deferred_msg = NULL;
+    release_barrier(s);
+}
+
+/* Read barrier.
+ *
+ * A clustered database's transactions are its state as soon as they are
+ * proposed (so the next ones build on them), but they are only decided
+ * when a majority of the cluster has them, passes of the loop later, and
+ * may still fail and be undone.  A "transact" that reads that state has
+ * its reply held until then (send_transact_reply()).  A request that
+ * starts or changes a monitor cannot be held that way: its reply carries
+ * rows that the monitor's later updates build on.  So such a request
+ * waits, and the session reads nothing after it, until nothing is
+ * undecided on its database; meanwhile the database takes no new writes
+ * (ovsdb_served_db_hold_writes()), so that a steady stream of writes
+ * cannot keep it waiting. */
+
+/* The database that 'msg' (a request) would start or change a monitor on,
+ * if it is one with transactions not decided yet, else NULL. */
+static struct ovsdb_served_db *
+read_barrier(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
+{
+    if (msg->type != JSONRPC_REQUEST || !json_is_array(msg->params)) {
+        return NULL;
+    }
+    const json_t *arg0 = json_array_get(msg->params, 0);
+    struct ovsdb_served_db *sdb = NULL;
+    if (!strcmp(msg->method, "monitor_cond_change")) {
+        char *id_s = arg0 ? id_to_string(arg0) : NULL;
+        const struct session_monitor *sm = id_s ? find_monitor(s, id_s) : NULL;
+        free(id_s);
+        sdb = sm ? sm->sdb : NULL;
+    } else if (!strcmp(msg->method, "monitor")
+               || !strcmp(msg->method, "monitor_cond")
+               || !strcmp(msg->method, "monitor_cond_since")) {
+        sdb = (json_is_string(arg0)
+                   ? ovsdb_databases_find(s->dbs, json_string_value(arg0))
+                   : NULL);
+    }
+    if (!sdb || !ovsdb_served_db_get_raft(sdb)) {
+        return NULL;
+    }
+    ovsdb_served_db_flush(sdb);
+    return ovsdb_served_db_has_pending(sdb) ? sdb : NULL;
+}
+
+static void
+release_barrier(struct ovsdb_session *s)
+{
+    if (s->barrier) {
+        ovsdb_served_db_hold_writes(s->barrier, false);
+        s->barrier = NULL;
+    }
 }
 
 void
@@ -1352,6 +1409,16 @@ ovsdb_session_run(struct ovsdb_session *s)
             }
             break;
         }
+        struct ovsdb_served_db *barrier = read_barrier(s, msg);
+        if (barrier) {
+            s->deferred_msg = msg;
+            if (!s->barrier) {
+                s->barrier = barrier;
+                ovsdb_served_db_hold_writes(barrier, true);
+            }
+            break;
+        }
+        release_barrier(s);
         handle_msg(s, msg);
         jsonrpc_msg_destroy(msg);
     }
@@ -1378,7 +1445,8 @@ void
 ovsdb_session_wait(struct ovsdb_session *s)
 {
     pass_waited = true;
-    if (s->deferred) {
+    if (s->deferred
+        || (s->barrier && !ovsdb_served_db_has_pending(s->barrier))) {
         poll_immediate_wake();
     }
     jsonrpc_session_wait(s->js);
@@ -1406,6 +1474,10 @@ ovsdb_session_wait(struct ovsdb_session *s)
 void
 ovsdb_session_db_removed(struct ovsdb_session *s, struct ovsdb_served_db *sdb)
 {
+    if (s->barrier == sdb) {
+        /* The request itself will find the database gone, or new. */
+        release_barrier(s);
+    }
     for (size_t i = 0; i < s->n_waiting;) {
         if (s->waiting[i]->sdb == sdb) {
             send_error(s, s->waiting[i]->id, json_string("canceled"));
