@@ -43,9 +43,10 @@ server (the prober or the server not being scheduled).  A starved client
 (what this test is about) is starved all the time, on every attempt; a
 scheduling hiccup is not.  So the whole measurement (baseline, then load)
 is repeated, up to ATTEMPTS times, and the latency check passes if one
-attempt keeps the maximum under 100 ms; each attempt also prints the
-baseline (no load) maximum measured just before it, so a failure can be
-told apart from a machine that was slow throughout.  Memory and
+attempt keeps the maximum under 100 ms, or under twice the baseline (no
+load) maximum measured just before it if that is more: on a machine slow
+throughout the bound follows the machine, while a starved client waits
+for the whole flood (seconds).  Memory and
 correctness are checked on every attempt.  The load and the prober run in
 processes of their own so that neither waits for the other's Python.
 """
@@ -331,13 +332,18 @@ def measure(remote, pid, rss_limit_mb, run_load):
               "(+%.1f MB)" % (attempt, stats(baseline), what, rss.start,
                               rss.max, growth_mb), flush=True)
         check_rss_growth(growth_mb, rss_limit_mb)
-        best = min(best or 1e9, max(during))
-        if max(during) < LATENCY_LIMIT:
+        # Over the limit only if also over twice what the same client saw
+        # unloaded just before: a machine slow throughout is not a server
+        # that starves a client.
+        limit = max(LATENCY_LIMIT, 2 * max(baseline))
+        if best is None or max(during) - limit < best[0] - best[1]:
+            best = (max(during), limit)
+        if max(during) < limit:
             break
-    check(best < LATENCY_LIMIT,
+    check(best[0] < best[1],
           "healthy client's max round trip %.1f ms in the best of %d "
           "attempts (limit %.0f ms)"
-          % (1000 * best, ATTEMPTS, 1000 * LATENCY_LIMIT))
+          % (1000 * best[0], ATTEMPTS, 1000 * best[1]))
     print("ok")
 
 
