@@ -5,8 +5,9 @@
 #include <string.h>
 #include "tests/unit/check.h"
 
-int
-main(void)
+/* The name says which allocator is linked, with its version. */
+static void
+test_name(void)
 {
     const char *name = allocator_name();
 #if defined(USE_JEMALLOC)
@@ -17,12 +18,17 @@ main(void)
     CHECK(!strncmp(name, "glibc-", 6));
 #endif
     CHECK(strlen(name) > 9 && strchr(name, '.'));
+}
 
+/* 64 MB in small blocks shows up in the statistics, and releasing it
+ * lowers the allocated bytes. */
+static void
+test_stats(void)
+{
     struct allocator_stats before, after;
     allocator_get_stats(&before);
     CHECK(before.rss > 0);
 
-    /* 64 MB in small blocks must show up in the allocated bytes. */
     enum { N = 1 << 20, SIZE = 64 };
     char **blocks = xmalloc(N * sizeof *blocks);
     for (size_t i = 0; i < N; i++) {
@@ -49,9 +55,25 @@ main(void)
 #ifndef __SANITIZE_ADDRESS__
     CHECK(released.allocated < after.allocated);
 #endif
+}
 
+static void
+test_xasprintf(void)
+{
     char *s = xasprintf("%s-%d", "x", 42);
     CHECK_STREQ(s, "x-42");
     free(s);
-    return check_report("test-allocator");
+}
+
+static const struct check_case cases[] = {
+    CHECK_CASE(test_name),
+    CHECK_CASE(test_stats),
+    CHECK_CASE(test_xasprintf),
+};
+
+int
+main(int argc, char *argv[])
+{
+    return check_main(argc, argv, "test-allocator", cases,
+                      sizeof cases / sizeof *cases);
 }

@@ -24,6 +24,29 @@ parse_type(const char *s)
     return type;
 }
 
+/* The types the cases use, as JSON, named as their variables. */
+static const char i_json[] = "\"integer\"";
+static const char r_json[] = "\"real\"";
+static const char b_json[] = "\"boolean\"";
+static const char u_json[] = "\"uuid\"";
+static const char ic_json[] = "{\"key\":{\"type\":\"integer\","
+                              "\"minInteger\":0,\"maxInteger\":10}}";
+static const char imin_json[] = "{\"key\":{\"type\":\"integer\","
+                                "\"minInteger\":5}}";
+static const char rmax_json[] = "{\"key\":{\"type\":\"real\","
+                                "\"maxReal\":0.25}}";
+static const char e_json[] = "{\"key\":{\"type\":\"string\",\"enum\":"
+                             "[\"set\",[\"a\",\"b\"]]},\"min\":0,"
+                             "\"max\":2}";
+static const char l_json[] = "{\"key\":{\"type\":\"string\","
+                             "\"minLength\":2,\"maxLength\":3}}";
+static const char s12_json[] = "{\"key\":\"integer\",\"min\":1,\"max\":2}";
+static const char ss_json[] = "{\"key\":\"string\",\"min\":0,"
+                              "\"max\":\"unlimited\"}";
+static const char m_json[] = "{\"key\":\"string\",\"value\":\"integer\","
+                             "\"min\":0,\"max\":\"unlimited\"}";
+static const char opt_json[] = "{\"key\":\"integer\",\"min\":0,\"max\":1}";
+
 /* Parses 'value' as 'type', returns its JSON form (or "TAG: details"). */
 static char *
 roundtrip(const struct ovsdb_type *type, const char *value)
@@ -113,35 +136,15 @@ check_diff(const struct ovsdb_type *type, const char *old_s,
     ovsdb_datum_destroy(&diff, type);
 }
 
-int
-main(void)
+/* Atoms of each type: JSON forms accepted and refused. */
+static void
+test_atoms(void)
 {
-    struct ovsdb_type i = parse_type("\"integer\"");
-    struct ovsdb_type r = parse_type("\"real\"");
-    struct ovsdb_type b = parse_type("\"boolean\"");
-    struct ovsdb_type u = parse_type("\"uuid\"");
-    struct ovsdb_type ic = parse_type("{\"key\":{\"type\":\"integer\","
-                                      "\"minInteger\":0,\"maxInteger\":10}}");
-    struct ovsdb_type imin = parse_type("{\"key\":{\"type\":\"integer\","
-                                        "\"minInteger\":5}}");
-    struct ovsdb_type rmax = parse_type("{\"key\":{\"type\":\"real\","
-                                        "\"maxReal\":0.25}}");
-    struct ovsdb_type e = parse_type("{\"key\":{\"type\":\"string\",\"enum\":"
-                                     "[\"set\",[\"a\",\"b\"]]},\"min\":0,"
-                                     "\"max\":2}");
-    struct ovsdb_type l = parse_type("{\"key\":{\"type\":\"string\","
-                                     "\"minLength\":2,\"maxLength\":3}}");
-    struct ovsdb_type s12 = parse_type("{\"key\":\"integer\",\"min\":1,"
-                                       "\"max\":2}");
-    struct ovsdb_type ss = parse_type("{\"key\":\"string\",\"min\":0,"
-                                      "\"max\":\"unlimited\"}");
-    struct ovsdb_type m = parse_type("{\"key\":\"string\",\"value\":"
-                                     "\"integer\",\"min\":0,\"max\":"
-                                     "\"unlimited\"}");
-    struct ovsdb_type opt = parse_type("{\"key\":\"integer\",\"min\":0,"
-                                       "\"max\":1}");
+    struct ovsdb_type i = parse_type(i_json);
+    struct ovsdb_type r = parse_type(r_json);
+    struct ovsdb_type b = parse_type(b_json);
+    struct ovsdb_type u = parse_type(u_json);
 
-    /* Atoms. */
     RT(&i, "5", "5");
     RT(&i, "1.0", "1");
     RT(&i, "1.5", "syntax error: expected integer");
@@ -160,7 +163,22 @@ main(void)
     RT(&u, "[\"named-uuid\",1]",
        "syntax error: expected [\"uuid\", <string>]");
 
-    /* Constraints. */
+    ovsdb_type_destroy(&i);
+    ovsdb_type_destroy(&r);
+    ovsdb_type_destroy(&b);
+    ovsdb_type_destroy(&u);
+}
+
+/* Range, enum and length constraints, worded as the reference's. */
+static void
+test_constraints(void)
+{
+    struct ovsdb_type ic = parse_type(ic_json);
+    struct ovsdb_type imin = parse_type(imin_json);
+    struct ovsdb_type rmax = parse_type(rmax_json);
+    struct ovsdb_type e = parse_type(e_json);
+    struct ovsdb_type l = parse_type(l_json);
+
     RT(&ic, "11", "constraint violation: 11 is not in the valid range 0 to "
        "10 (inclusive)");
     RT(&imin, "1", "constraint violation: 1 is less than minimum allowed "
@@ -181,7 +199,23 @@ main(void)
        "than maximum allowed length 3");
     RT(&l, "\"\xc3\xa9\xc3\xa9\xc3\xa9\"", "\"\xc3\xa9\xc3\xa9\xc3\xa9\"");
 
-    /* Sets and maps. */
+    ovsdb_type_destroy(&ic);
+    ovsdb_type_destroy(&imin);
+    ovsdb_type_destroy(&rmax);
+    ovsdb_type_destroy(&e);
+    ovsdb_type_destroy(&l);
+}
+
+/* Sets and maps: order, sizes, duplicates, 1-element sets as atoms. */
+static void
+test_sets_and_maps(void)
+{
+    struct ovsdb_type e = parse_type(e_json);
+    struct ovsdb_type s12 = parse_type(s12_json);
+    struct ovsdb_type i = parse_type(i_json);
+    struct ovsdb_type opt = parse_type(opt_json);
+    struct ovsdb_type m = parse_type(m_json);
+
     RT(&e, "[\"set\",[\"b\",\"a\"]]", "[\"set\",[\"a\",\"b\"]]");
     RT(&e, "[\"set\",[\"a\"]]", "\"a\"");
     RT(&e, "[\"set\",[]]", "[\"set\",[]]");
@@ -204,7 +238,21 @@ main(void)
     RT(&m, "[\"map\",[[\"a\"]]]", "syntax error: expected 2-element array");
     RT(&m, "[\"map\",[[\"a\",\"x\"]]]", "syntax error: expected integer");
 
-    /* Values the text serializer must spell as jsonx_put() does. */
+    ovsdb_type_destroy(&e);
+    ovsdb_type_destroy(&s12);
+    ovsdb_type_destroy(&i);
+    ovsdb_type_destroy(&opt);
+    ovsdb_type_destroy(&m);
+}
+
+/* Values the text serializer must spell as jsonx_put() does. */
+static void
+test_serializer(void)
+{
+    struct ovsdb_type i = parse_type(i_json);
+    struct ovsdb_type r = parse_type(r_json);
+    struct ovsdb_type b = parse_type(b_json);
+
     struct ovsdb_type any_s = parse_type("\"string\"");
     struct ovsdb_type su = parse_type("{\"key\":\"uuid\",\"min\":0,"
                                       "\"max\":\"unlimited\"}");
@@ -223,7 +271,17 @@ main(void)
     RT(&mr, "[\"map\",[[2.5,true],[1e300,false]]]",
        "[\"map\",[[2.5,true],[1e+300,false]]]");
 
-    /* named-uuid resolves through the symbol table. */
+    ovsdb_type_destroy(&i);
+    ovsdb_type_destroy(&r);
+    ovsdb_type_destroy(&b);
+}
+
+/* named-uuid resolves through the symbol table, and only with one. */
+static void
+test_named_uuid(void)
+{
+    struct ovsdb_type u = parse_type(u_json);
+
     struct ovsdb_symbol_table *symtab = ovsdb_symbol_table_create();
     struct ovsdb_symbol *sym = ovsdb_symbol_table_insert(symtab, "x");
     CHECK(sym == ovsdb_symbol_table_insert(symtab, "x"));
@@ -240,15 +298,36 @@ main(void)
     CHECK(!ovsdb_symbol_table_get(symtab, "y"));
     ovsdb_symbol_table_destroy(symtab);
 
-    /* Defaults. */
+    ovsdb_type_destroy(&u);
+}
+
+static void
+test_defaults(void)
+{
+    struct ovsdb_type i = parse_type(i_json);
+    struct ovsdb_type ss = parse_type(ss_json);
+
+    struct ovsdb_datum d;
     ovsdb_datum_init_default(&d, &i);
     CHECK(d.n == 1 && d.keys[0].integer == 0);
     CHECK(ovsdb_datum_is_default(&d, &i));
     ovsdb_datum_destroy(&d, &i);
     ovsdb_datum_init_default(&d, &ss);
     CHECK(d.n == 0 && ovsdb_datum_is_default(&d, &ss));
+    ovsdb_datum_destroy(&d, &ss);
 
-    /* Set operations. */
+    ovsdb_type_destroy(&i);
+    ovsdb_type_destroy(&ss);
+}
+
+/* Union, subtraction and inclusion on sets; on maps, by pairs or by keys;
+ * put, find and remove. */
+static void
+test_set_operations(void)
+{
+    struct ovsdb_type ss = parse_type(ss_json);
+    struct ovsdb_type m = parse_type(m_json);
+
     struct ovsdb_datum a = parse_datum(&ss, "[\"set\",[\"a\",\"c\",\"e\"]]");
     struct ovsdb_datum bb = parse_datum(&ss, "[\"set\",[\"b\",\"c\",\"f\"]]");
     ovsdb_datum_union(&a, &bb, &ss);
@@ -299,8 +378,18 @@ main(void)
     ovsdb_datum_destroy(&mk, &m);
     ovsdb_datum_destroy(&ks, &keys);
 
-    /* Diffs: sets are symmetric differences; maps carry removed keys with
-     * old values and added/changed keys with new values. */
+    ovsdb_type_destroy(&ss);
+    ovsdb_type_destroy(&m);
+}
+
+/* Diffs: sets are symmetric differences; maps carry removed keys with
+ * old values and added/changed keys with new values. */
+static void
+test_diffs(void)
+{
+    struct ovsdb_type ss = parse_type(ss_json);
+    struct ovsdb_type m = parse_type(m_json);
+
     check_diff(&ss, "[\"set\",[\"a\",\"b\"]]", "[\"set\",[\"b\",\"c\"]]",
                "[a, c]");
     check_diff(&ss, "[\"set\",[]]", "[\"set\",[\"x\"]]", "[x]");
@@ -310,7 +399,16 @@ main(void)
     check_diff(&m, "[\"map\",[[\"k\",1],[\"z\",5]]]",
                "[\"map\",[[\"k\",1]]]", "{z=5}");
 
-    /* Randomized diff round trips. */
+    ovsdb_type_destroy(&ss);
+    ovsdb_type_destroy(&m);
+}
+
+/* Randomized diff round trips. */
+static void
+test_random_diffs(void)
+{
+    struct ovsdb_type m = parse_type(m_json);
+
     srand(1);
     for (int iter = 0; iter < 200; iter++) {
         struct ovsdb_datum x = OVSDB_DATUM_EMPTY_INITIALIZER;
@@ -332,21 +430,44 @@ main(void)
         ovsdb_datum_destroy(&y, &mi);
     }
 
-    /* Size check after a mutation-like change. */
+    ovsdb_type_destroy(&m);
+}
+
+/* Size check after a mutation-like change. */
+static void
+test_check_size(void)
+{
+    struct ovsdb_type s12 = parse_type(s12_json);
+
     struct ovsdb_datum empty = OVSDB_DATUM_EMPTY_INITIALIZER;
-    error = ovsdb_datum_check_size(&empty, &s12);
+    struct ovsdb_error *error = ovsdb_datum_check_size(&empty, &s12);
     CHECK(error && ovsdb_error_get_tag(error) == OVSDB_E_CONSTRAINT);
     ovsdb_error_destroy(error);
 
-    /* Text forms. */
+    ovsdb_type_destroy(&s12);
+}
+
+static void
+test_text_forms(void)
+{
+    struct ovsdb_type ss = parse_type(ss_json);
+
     struct ovsdb_datum t = parse_datum(&ss,
                                        "[\"set\",[\"\",\"1\",\"a_b-c.d\"]]");
-    str = datum_string(&t, &ss);
+    char *str = datum_string(&t, &ss);
     CHECK_STREQ(str, "[\"\", \"1\", a_b-c.d]");
     free(str);
     ovsdb_datum_destroy(&t, &ss);
 
-    /* Datums whose one key lives in caller storage (as rows do). */
+    ovsdb_type_destroy(&ss);
+}
+
+/* Datums whose one key lives in caller storage (as rows do). */
+static void
+test_inline_key(void)
+{
+    struct ovsdb_type ss = parse_type(ss_json);
+
     union ovsdb_atom slot;
     struct ovsdb_datum one = parse_datum(&ss, "\"one\"");
     struct ovsdb_datum in;
@@ -360,7 +481,7 @@ main(void)
     struct ovsdb_datum tmp = parse_datum(&ss, "\"x\"");
     ovsdb_datum_move(&in, &tmp, &ss);             /* Reuses the slot. */
     CHECK(in.keys == &slot && tmp.n == 0);
-    str = datum_string(&in, &ss);
+    char *str = datum_string(&in, &ss);
     CHECK_STREQ(str, "[x]");
     free(str);
     union ovsdb_atom key = { .s = ovsdb_string_create("y", 1) };
@@ -378,10 +499,20 @@ main(void)
     ovsdb_datum_destroy(&one, &ss);
     ovsdb_datum_destroy(&two, &ss);
 
-    struct ovsdb_type *types[] = { &i, &r, &b, &u, &ic, &imin, &rmax, &e, &l,
-                                   &s12, &ss, &m, &opt };
-    for (size_t j = 0; j < ARRAY_SIZE(types); j++) {
-        ovsdb_type_destroy(types[j]);
-    }
-    return check_report("test-datum");
+    ovsdb_type_destroy(&ss);
+}
+
+static const struct check_case cases[] = {
+    CHECK_CASE(test_atoms),          CHECK_CASE(test_constraints),
+    CHECK_CASE(test_sets_and_maps),  CHECK_CASE(test_serializer),
+    CHECK_CASE(test_named_uuid),     CHECK_CASE(test_defaults),
+    CHECK_CASE(test_set_operations), CHECK_CASE(test_diffs),
+    CHECK_CASE(test_random_diffs),   CHECK_CASE(test_check_size),
+    CHECK_CASE(test_text_forms),     CHECK_CASE(test_inline_key),
+};
+
+int
+main(int argc, char *argv[])
+{
+    return check_main(argc, argv, "test-datum", cases, ARRAY_SIZE(cases));
 }

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include "tests/unit/check.h"
 
-int
-main(void)
+/* Appending characters, strings and formats, and growing past 4 kB. */
+static void
+test_append(void)
 {
     struct ds s = DS_EMPTY_INITIALIZER;
     CHECK_STREQ(ds_cstr(&s), "");
@@ -18,6 +19,15 @@ main(void)
         ds_put_format(&s, "%04d", i);
     }
     CHECK_INTEQ(s.length, 8 + 4000);
+    ds_destroy(&s);
+}
+
+/* Truncating, chomping, and stealing the buffer. */
+static void
+test_truncate_and_steal(void)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    ds_put_cstr(&s, "abcdef");
     ds_truncate(&s, 3);
     ds_put_char(&s, '\n');
     ds_chomp(&s, '\n');
@@ -27,5 +37,16 @@ main(void)
     free(stolen);
     CHECK(s.string == NULL);
     ds_destroy(&s);
-    return check_report("test-ds");
+}
+
+static const struct check_case cases[] = {
+    CHECK_CASE(test_append),
+    CHECK_CASE(test_truncate_and_steal),
+};
+
+int
+main(int argc, char *argv[])
+{
+    return check_main(argc, argv, "test-ds", cases,
+                      sizeof cases / sizeof *cases);
 }

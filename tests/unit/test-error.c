@@ -16,10 +16,10 @@ check_json(struct ovsdb_error *error, const char *expected)
     json_decref(json);
 }
 
-int
-main(void)
+/* Every tag, spelled as RFC 7047 section 4.1.3 and Open vSwitch. */
+static void
+test_tag_strings(void)
 {
-    /* Every tag, spelled as RFC 7047 section 4.1.3 and Open vSwitch. */
     static const struct {
         enum ovsdb_error_tag tag;
         const char *s;
@@ -52,7 +52,12 @@ main(void)
     for (size_t i = 0; i < ARRAY_SIZE(tags); i++) {
         CHECK_STREQ(ovsdb_error_tag_string(tags[i].tag), tags[i].s);
     }
+}
 
+/* An error as JSON: "error", then "details" and "syntax" if present. */
+static void
+test_to_json(void)
+{
     check_json(ovsdb_error(OVSDB_E_ABORTED, "aborted by request"),
                "{\"details\":\"aborted by request\",\"error\":\"aborted\"}");
     check_json(ovsdb_error(OVSDB_E_TIMED_OUT, NULL),
@@ -63,7 +68,15 @@ main(void)
                                   "No column %s in table %s.", "zz", "T"),
                "{\"details\":\"No column zz in table T.\","
                "\"error\":\"unknown column\",\"syntax\":\"{\\\"zz\\\":1}\"}");
+    json_decref(syntax);
+}
 
+/* Wrapping prefixes the details and keeps the tag; a clone prints the
+ * same. */
+static void
+test_wrap_and_clone(void)
+{
+    json_t *syntax = json_pack("{s:i}", "zz", 1);
     struct ovsdb_error *e = ovsdb_syntax_error(syntax, OVSDB_E_SYNTAX, "bad");
     e = ovsdb_error_wrap(e, "parsing %s", "x");
     CHECK_STREQ(ovsdb_error_get_details(e), "parsing x: bad");
@@ -76,14 +89,35 @@ main(void)
     CHECK_STREQ(s, "syntax \"{\"zz\":1}\": syntax error: parsing x: bad");
     free(s);
     json_decref(syntax);
+}
 
+static void
+test_null(void)
+{
     CHECK(ovsdb_error_wrap(NULL, "x") == NULL);
     ovsdb_error_destroy(NULL);
+}
 
-    e = OVSDB_BUG("oops");
+/* OVSDB_BUG() is an internal error that names its source line. */
+static void
+test_bug(void)
+{
+    struct ovsdb_error *e = OVSDB_BUG("oops");
     CHECK(ovsdb_error_get_tag(e) == OVSDB_E_INTERNAL);
     CHECK(strstr(ovsdb_error_get_details(e), "test-error.c:") != NULL);
     ovsdb_error_destroy(e);
+}
 
-    return check_report("test-error");
+static const struct check_case cases[] = {
+    CHECK_CASE(test_tag_strings),
+    CHECK_CASE(test_to_json),
+    CHECK_CASE(test_wrap_and_clone),
+    CHECK_CASE(test_null),
+    CHECK_CASE(test_bug),
+};
+
+int
+main(int argc, char *argv[])
+{
+    return check_main(argc, argv, "test-error", cases, ARRAY_SIZE(cases));
 }

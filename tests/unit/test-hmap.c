@@ -23,25 +23,53 @@ find(struct hmap *map, int value)
     return NULL;
 }
 
-int
-main(void)
-{
-    struct hmap map = HMAP_INITIALIZER(&map);
-    enum { N = 10000 };
+/* Elements per map. */
+#define N 10000
 
-    CHECK(hmap_is_empty(&map));
-    for (int i = 0; i < N; i++) {
+/* Fills 'map' with the elements 0, step, 2 * step, ... below N. */
+static void
+fill(struct hmap *map, int step)
+{
+    for (int i = 0; i < N; i += step) {
         struct element *e = xmalloc(sizeof *e);
         e->value = i;
-        hmap_insert(&map, &e->node, hash_int(i, 0));
+        hmap_insert(map, &e->node, hash_int(i, 0));
     }
+}
+
+static void
+empty(struct hmap *map)
+{
+    struct element *e;
+    HMAP_FOR_EACH_POP (e, node, map) {
+        free(e);
+    }
+    hmap_destroy(map);
+}
+
+/* Every inserted element is found, and nothing else. */
+static void
+test_insert_and_find(void)
+{
+    struct hmap map = HMAP_INITIALIZER(&map);
+    CHECK(hmap_is_empty(&map));
+    fill(&map, 1);
     CHECK_INTEQ(hmap_count(&map), N);
     for (int i = 0; i < N; i++) {
         CHECK(find(&map, i) && find(&map, i)->value == i);
     }
     CHECK(!find(&map, N));
+    empty(&map);
+}
 
-    /* Remove the odd ones while iterating. */
+/* Removing the odd ones while iterating leaves exactly the even ones,
+ * still found after shrinking. */
+static void
+test_remove_while_iterating(void)
+{
+    struct hmap map = HMAP_INITIALIZER(&map);
+    fill(&map, 1);
+
     struct element *e, *next;
     long long sum = 0;
     HMAP_FOR_EACH_SAFE (e, next, node, &map) {
@@ -58,18 +86,39 @@ main(void)
     CHECK_INTEQ(sum, (long long) (N / 2) * (N / 2 - 1));
     hmap_shrink_(&map);
     CHECK(find(&map, 42) && !find(&map, 43));
+    empty(&map);
+}
 
-    /* Moving the map (by swap) keeps it usable, empty or not. */
+/* Moving the map (by swap) keeps it usable, empty or not; popping every
+ * element empties it. */
+static void
+test_swap_and_pop(void)
+{
+    struct hmap map = HMAP_INITIALIZER(&map);
+    fill(&map, 2);
+
     struct hmap other = HMAP_INITIALIZER(&other);
     hmap_swap(&map, &other);
     CHECK(hmap_is_empty(&map) && hmap_count(&other) == N / 2);
     CHECK(find(&other, 4242));
 
+    struct element *e;
     HMAP_FOR_EACH_POP (e, node, &other) {
         free(e);
     }
     CHECK(hmap_is_empty(&other));
     hmap_destroy(&other);
     hmap_destroy(&map);
-    return check_report("test-hmap");
+}
+
+static const struct check_case cases[] = {
+    CHECK_CASE(test_insert_and_find),
+    CHECK_CASE(test_remove_while_iterating),
+    CHECK_CASE(test_swap_and_pop),
+};
+
+int
+main(int argc, char *argv[])
+{
+    return check_main(argc, argv, "test-hmap", cases, ARRAY_SIZE(cases));
 }

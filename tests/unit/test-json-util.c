@@ -52,7 +52,7 @@ check_same_parse(const char *text, size_t length, size_t flags)
 /* Differential test of the parser against jansson on valid texts and on
  * random mutations of them. */
 static void
-fuzz_parser(void)
+test_parser_fuzz(void)
 {
     static const char *seeds[] = {
         "{\"b\":1,\"a\":[true,false,null]}",
@@ -120,20 +120,24 @@ fuzz_parser(void)
     check_same_parse(deep + 1000, 2200, 0);
 }
 
-int
-main(void)
+/* Equal strings and integers may be shared, and the tree is still
+ * right. */
+static void
+test_shared_values(void)
 {
-    fuzz_parser();
-
-    /* Equal strings and integers may be shared, and the tree is still
-     * right. */
     json_t *shared = jsonx_from_string("[[\"k\",7],[\"k\",7],\"k\"]", NULL);
     CHECK(json_array_get(json_array_get(shared, 0), 0)
           == json_array_get(json_array_get(shared, 1), 0));
     CHECK(json_array_get(json_array_get(shared, 0), 1)
           == json_array_get(json_array_get(shared, 1), 1));
     json_decref(shared);
+}
 
+/* Sorted output: keys in order, reals and strings as Open vSwitch prints
+ * them. */
+static void
+test_sorted_output(void)
+{
     check_roundtrip("{\"b\":1,\"a\":[true,false,null]}",
                     "{\"a\":[true,false,null],\"b\":1}");
     /* Reals as Open vSwitch prints them (%.15g). */
@@ -156,6 +160,11 @@ main(void)
                     "\"f\":15,\"g\":14,\"h\":13,\"i\":12,\"j\":11,"
                     "\"k\":10,\"l\":9,\"m\":8,\"n\":7,\"o\":6,\"p\":5,"
                     "\"q\":4,\"r\":3,\"s\":2,\"t\":1}");
+}
+
+static void
+test_numbers(void)
+{
     /* Numbers read as Open vSwitch reads them: integral values in int64_t
      * range are integers however spelled, others are reals. */
     check_roundtrip("[9223372036854775808,1]", "[9.22337203685478e+18,1]");
@@ -179,7 +188,12 @@ main(void)
     CHECK(json_is_integer(json_array_get(type, 0)));
     CHECK(json_integer_value(json_array_get(type, 1)) == 12345678901234567LL);
     json_decref(type);
+}
 
+/* A parse error and a missing file say what went wrong. */
+static void
+test_errors(void)
+{
     char *error = NULL;
     CHECK(jsonx_from_string("[1,", &error) == NULL);
     CHECK(error != NULL);
@@ -187,14 +201,23 @@ main(void)
     CHECK(jsonx_from_file("/nonexistent/file", &error) == NULL);
     CHECK(error && strstr(error, "/nonexistent/file"));
     free(error);
+}
 
+static void
+test_tagged_array(void)
+{
     json_t *j = jsonx_from_string("[\"set\",[]]", NULL);
     CHECK(jsonx_is_tagged_array(j, "set", 2));
     CHECK(!jsonx_is_tagged_array(j, "map", 2));
     CHECK(!jsonx_is_tagged_array(j, "set", 3));
     json_decref(j);
+}
 
-    j = json_pack("{s:{s:i}}", "x", "y", 1);
+/* Pretty printing, type names, and a lookup that finds nothing. */
+static void
+test_pretty_and_lookup(void)
+{
+    json_t *j = json_pack("{s:{s:i}}", "x", "y", 1);
     struct ds s = DS_EMPTY_INITIALIZER;
     jsonx_put_pretty(&s, j, 4);
     CHECK_STREQ(ds_cstr(&s), "{\n    \"x\": {\n        \"y\": 1\n    }\n}");
@@ -202,6 +225,20 @@ main(void)
     CHECK_STREQ(jsonx_type_name(json_object_get(j, "x")), "object");
     CHECK(jsonx_object_get(j, "nope") == NULL);
     json_decref(j);
+}
 
-    return check_report("test-json-util");
+static const struct check_case cases[] = {
+    CHECK_CASE(test_parser_fuzz),
+    CHECK_CASE(test_shared_values),
+    CHECK_CASE(test_sorted_output),
+    CHECK_CASE(test_numbers),
+    CHECK_CASE(test_errors),
+    CHECK_CASE(test_tagged_array),
+    CHECK_CASE(test_pretty_and_lookup),
+};
+
+int
+main(int argc, char *argv[])
+{
+    return check_main(argc, argv, "test-json-util", cases, ARRAY_SIZE(cases));
 }

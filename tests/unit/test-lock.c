@@ -2,17 +2,19 @@
 #include <config.h>
 
 #include "ovsdb/lock.h"
+#include "lib/util.h"
 #include "tests/unit/check.h"
 
 static int a, b, c;                     /* Their addresses are sessions. */
 
-int
-main(void)
+/* First locker owns; second waits; a waiter that leaves changes no
+ * owner. */
+static void
+test_wait(void)
 {
     struct ovsdb_lock_server *ls = ovsdb_lock_server_create();
     void *victim;
 
-    /* First locker owns; second waits. */
     struct ovsdb_lock_waiter *wa = ovsdb_lock_server_lock(
         ls, "L", &a, OVSDB_LOCK_WAIT, &victim);
     CHECK(victim == NULL);
@@ -28,12 +30,28 @@ main(void)
     CHECK_STREQ(ovsdb_lock_waiter_get_name(wb), "L");
     CHECK_INTEQ(ovsdb_lock_server_count(ls), 1);
 
-    /* A waiter that leaves changes no owner. */
     CHECK(ovsdb_lock_waiter_remove(wb) == NULL);
     CHECK(ovsdb_lock_server_is_owner(ls, "L", &a));
 
-    /* Steal: the thief owns at once, the victim is next in line. */
-    wb = ovsdb_lock_server_lock(ls, "L", &b, OVSDB_LOCK_WAIT, &victim);
+    CHECK(ovsdb_lock_waiter_remove(wa) == NULL);
+    CHECK_INTEQ(ovsdb_lock_server_count(ls), 0);
+    ovsdb_lock_server_destroy(ls);
+}
+
+/* Steal: the thief owns at once, the victim is next in line, and each
+ * owner that leaves passes the lock on in order. */
+static void
+test_steal(void)
+{
+    struct ovsdb_lock_server *ls = ovsdb_lock_server_create();
+    void *victim;
+
+    struct ovsdb_lock_waiter *wa = ovsdb_lock_server_lock(ls, "L", &a,
+                                                          OVSDB_LOCK_WAIT,
+                                                          &victim);
+    struct ovsdb_lock_waiter *wb = ovsdb_lock_server_lock(ls, "L", &b,
+                                                          OVSDB_LOCK_WAIT,
+                                                          &victim);
     struct ovsdb_lock_waiter *wc = ovsdb_lock_server_lock(
         ls, "L", &c, OVSDB_LOCK_STEAL, &victim);
     CHECK(victim == &a);
@@ -43,20 +61,54 @@ main(void)
     CHECK(ovsdb_lock_waiter_is_owner(wa));
     CHECK(ovsdb_lock_waiter_remove(wa) == &b);
     CHECK(ovsdb_lock_server_is_owner(ls, "L", &b));
+    CHECK(ovsdb_lock_waiter_remove(wb) == NULL);
+    ovsdb_lock_server_destroy(ls);
+}
 
-    /* Stealing a free lock has no victim; the last one out frees it. */
-    wa = ovsdb_lock_server_lock(ls, "M", &a, OVSDB_LOCK_STEAL, &victim);
+/* Stealing a free lock has no victim; the last one out frees it. */
+static void
+test_steal_free_lock(void)
+{
+    struct ovsdb_lock_server *ls = ovsdb_lock_server_create();
+    void *victim;
+
+    struct ovsdb_lock_waiter *wb = ovsdb_lock_server_lock(ls, "L", &b,
+                                                          OVSDB_LOCK_WAIT,
+                                                          &victim);
+    struct ovsdb_lock_waiter *wa = ovsdb_lock_server_lock(ls, "M", &a,
+                                                          OVSDB_LOCK_STEAL,
+                                                          &victim);
     CHECK(victim == NULL);
     CHECK_INTEQ(ovsdb_lock_server_count(ls), 2);
     CHECK(ovsdb_lock_waiter_remove(wa) == NULL);
     CHECK(ovsdb_lock_waiter_remove(wb) == NULL);
     CHECK_INTEQ(ovsdb_lock_server_count(ls), 0);
     CHECK(ovsdb_lock_waiter_remove(NULL) == NULL);
+    ovsdb_lock_server_destroy(ls);
+}
 
-    /* Destroy with waiters still queued frees them (valgrind checks). */
+/* Destroy with waiters still queued frees them (valgrind checks). */
+static void
+test_destroy_with_waiters(void)
+{
+    struct ovsdb_lock_server *ls = ovsdb_lock_server_create();
+    void *victim;
+
     ovsdb_lock_server_lock(ls, "N", &a, OVSDB_LOCK_WAIT, &victim);
     ovsdb_lock_server_lock(ls, "N", &b, OVSDB_LOCK_WAIT, &victim);
     ovsdb_lock_server_destroy(ls);
     ovsdb_lock_server_destroy(NULL);
-    return check_report("test-lock");
+}
+
+static const struct check_case cases[] = {
+    CHECK_CASE(test_wait),
+    CHECK_CASE(test_steal),
+    CHECK_CASE(test_steal_free_lock),
+    CHECK_CASE(test_destroy_with_waiters),
+};
+
+int
+main(int argc, char *argv[])
+{
+    return check_main(argc, argv, "test-lock", cases, ARRAY_SIZE(cases));
 }

@@ -77,19 +77,10 @@ mutate(const char *row_text, const char *mutations)
 
 #define EMPTY "\"is\":[\"set\",[]],\"m\":[\"map\",[]]"
 
-int
-main(void)
+/* Arithmetic on integers and reals, applied in order. */
+static void
+test_arithmetic(void)
 {
-    json_t *json = jsonx_from_string(schema_text, NULL);
-    struct ovsdb_schema *schema;
-    if (ovsdb_schema_from_json(json, &schema)) {
-        abort();
-    }
-    json_decref(json);
-    db = ovsdb_create(schema);
-    ts = ovsdb_schema_find_table(schema, "T");
-
-    /* Arithmetic, in order. */
     M("{\"i\":7}", "[[\"i\",\"+=\",3],[\"i\",\"*=\",2],[\"i\",\"-=\",1],"
       "[\"i\",\"/=\",2],[\"i\",\"%=\",4]]",
       "{\"i\":1," EMPTY ",\"r\":0}");
@@ -97,12 +88,23 @@ main(void)
     M("{\"i\":-7}", "[[\"i\",\"%=\",2]]", "{\"i\":-1," EMPTY ",\"r\":0}");
     M("{\"r\":1.5}", "[[\"r\",\"*=\",2],[\"r\",\"+=\",1]]",
       "{\"i\":0," EMPTY ",\"r\":4}");
-    /* Element-wise on sets; duplicates are an error. */
+}
+
+/* Element-wise on sets; duplicates are an error. */
+static void
+test_set_arithmetic(void)
+{
     M("{\"is\":[\"set\",[1,2]]}", "[[\"is\",\"+=\",10]]",
       "{\"i\":0,\"is\":[\"set\",[11,12]],\"m\":[\"map\",[]],\"r\":0}");
     M("{\"is\":[\"set\",[1,2]]}", "[[\"is\",\"*=\",0]]",
       "constraint violation");
-    /* Errors. */
+}
+
+/* Domain, range, constraint and syntax errors, unknown mutators and
+ * columns. */
+static void
+test_errors(void)
+{
     M("{\"i\":1}", "[[\"i\",\"/=\",0]]", "domain error");
     M("{\"i\":1}", "[[\"i\",\"%=\",0]]", "domain error");
     M("{\"r\":1}", "[[\"r\",\"/=\",0]]", "domain error");
@@ -123,7 +125,12 @@ main(void)
     M("{}", "[[\"zz\",\"+=\",1]]", "unknown column");
     M("{}", "[[\"i\",\"+=\"]]", "syntax error");
     M("{}", "{}", "syntax error");
-    /* Insert and delete on sets. */
+}
+
+/* Insert and delete on sets, within the set's size limits. */
+static void
+test_set_insert_delete(void)
+{
     M("{\"is\":[\"set\",[1]]}", "[[\"is\",\"insert\",[\"set\",[2,3]]]]",
       "{\"i\":0,\"is\":[\"set\",[1,2,3]],\"m\":[\"map\",[]],\"r\":0}");
     M("{\"is\":[\"set\",[1,2]]}", "[[\"is\",\"insert\",[\"set\",[3,4]]]]",
@@ -132,7 +139,12 @@ main(void)
       "syntax error");
     M("{\"is\":[\"set\",[1,2]]}", "[[\"is\",\"delete\",[\"set\",[2,5,6,7]]]]",
       "{\"i\":0,\"is\":1,\"m\":[\"map\",[]],\"r\":0}");
-    /* Maps: insert keeps existing keys; delete by pairs or by keys. */
+}
+
+/* Maps: insert keeps existing keys; delete by pairs or by keys. */
+static void
+test_map_insert_delete(void)
+{
     M("{\"m\":[\"map\",[[\"a\",1]]]}",
       "[[\"m\",\"insert\",[\"map\",[[\"a\",9],[\"b\",2]]]]]",
       "{\"i\":0,\"is\":[\"set\",[]],\"m\":[\"map\",[[\"a\",1],[\"b\",2]]],"
@@ -147,7 +159,30 @@ main(void)
       "[[\"m\",\"delete\",[\"set\",[\"b\",\"z\"]]]]",
       "{\"i\":0,\"is\":[\"set\",[]],\"m\":[\"map\",[[\"a\",1]]],\"r\":0}");
     M("{}", "[[\"m\",\"+=\",1]]", "syntax error");
+}
 
+static const struct check_case cases[] = {
+    CHECK_CASE(test_arithmetic),
+    CHECK_CASE(test_set_arithmetic),
+    CHECK_CASE(test_errors),
+    CHECK_CASE(test_set_insert_delete),
+    CHECK_CASE(test_map_insert_delete),
+};
+
+int
+main(int argc, char *argv[])
+{
+    json_t *json = jsonx_from_string(schema_text, NULL);
+    struct ovsdb_schema *schema;
+    if (ovsdb_schema_from_json(json, &schema)) {
+        abort();
+    }
+    json_decref(json);
+    db = ovsdb_create(schema);
+    ts = ovsdb_schema_find_table(schema, "T");
+
+    int status = check_main(argc, argv, "test-mutation", cases,
+                            ARRAY_SIZE(cases));
     ovsdb_destroy(db);
-    return check_report("test-mutation");
+    return status;
 }

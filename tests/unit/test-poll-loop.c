@@ -24,34 +24,40 @@ timed_block(void)
     return time_msec() - start;
 }
 
-int
-main(int argc OVS_UNUSED, char *argv[])
+static void
+test_clocks(void)
 {
-    set_program_name(argv[0]);
-    vlog_set_levels(NULL, VLF_CONSOLE, VLL_OFF);
-
-    /* Clocks. */
     long long a = time_msec();
     CHECK(a > 0);
     CHECK(time_wall_msec() > 1600000000000LL);
     CHECK(time_msec() >= a);
+}
 
-    /* Timers: the earliest wins. */
+/* Timers: the earliest wins; one already due or an immediate wake ends
+ * the block at once ("at once" is checked against a 10 s timer, with room
+ * for a loaded machine). */
+static void
+test_timers(void)
+{
     poll_timer_wait(5000);
     poll_timer_wait(50);
     long long elapsed = timed_block();
     CHECK(elapsed >= 50 && elapsed < 2500);
 
-    /* "At once" is checked against a 10 s timer, with room for a loaded
-     * machine. */
     poll_timer_wait_until(time_msec() - 1000);
     CHECK(timed_block() < 2500);
 
     poll_timer_wait(10000);
     poll_immediate_wake();
     CHECK(timed_block() < 2500);
+}
 
-    /* Many fds, some registered twice with different events; one ready. */
+/* Many fds, some registered twice with different events; one ready.
+ * Registrations are gone after the block.  POLLOUT on a writable pipe
+ * wakes at once; POLLIN on an empty one does not. */
+static void
+test_fds(void)
+{
     enum { N = 100 };
     int fds[N][2];
     for (int i = 0; i < N; i++) {
@@ -65,13 +71,11 @@ main(int argc OVS_UNUSED, char *argv[])
     poll_timer_wait(10000);
     CHECK(timed_block() < 2500);
 
-    /* Registrations are gone: the readable pipe no longer wakes us. */
+    /* The readable pipe no longer wakes us. */
     poll_timer_wait(40);
-    elapsed = timed_block();
+    long long elapsed = timed_block();
     CHECK(elapsed >= 40);
 
-    /* POLLOUT on a writable pipe wakes at once; POLLIN on an empty one
-     * does not. */
     poll_fd_wait(fds[0][1], POLLOUT);
     poll_timer_wait(10000);
     CHECK(timed_block() < 2500);
@@ -79,16 +83,34 @@ main(int argc OVS_UNUSED, char *argv[])
     poll_timer_wait(30);
     CHECK(timed_block() >= 30);
 
-    /* Readiness: unknown (so maybe ready) for fds the last poll did not
-     * look at; what poll() said for those it did; forgotten on request. */
-    int rfd = fds[1][0], wfd = fds[1][1];
+    for (int i = 0; i < N; i++) {
+        close(fds[i][0]);
+        close(fds[i][1]);
+    }
+}
+
+/* Readiness: unknown (so maybe ready) for fds the last poll did not look
+ * at; what poll() said for those it did; forgotten on request; a hang-up
+ * counts as ready, whatever was asked. */
+static void
+test_readiness(void)
+{
+    int fds[3][2];
+    for (int i = 0; i < 3; i++) {
+        CHECK_INTEQ(pipe(fds[i]), 0);
+    }
+    /* A poll of no fds, so that nothing is known from an earlier case. */
+    poll_timer_wait(0);
+    poll_block();
+
+    int rfd = fds[0][0], wfd = fds[0][1];
     CHECK(poll_fd_may_be_ready(rfd, POLLIN));
     poll_fd_wait(rfd, POLLIN);
     poll_timer_wait(0);
     poll_block();
     CHECK(!poll_fd_may_be_ready(rfd, POLLIN));
     CHECK(poll_fd_may_be_ready(rfd, POLLOUT));    /* Not asked about. */
-    CHECK(poll_fd_may_be_ready(fds[2][0], POLLIN));
+    CHECK(poll_fd_may_be_ready(fds[1][0], POLLIN));
     CHECK_INTEQ(write(wfd, "xy", 2), 2);
     CHECK(!poll_fd_may_be_ready(rfd, POLLIN));    /* Until polled again. */
     poll_fd_wait(rfd, POLLIN);
@@ -101,28 +123,32 @@ main(int argc OVS_UNUSED, char *argv[])
     poll_timer_wait(0);
     poll_block();                                 /* Polled, not for this. */
     CHECK(poll_fd_may_be_ready(rfd, POLLIN));
-    poll_fd_wait(fds[2][0], POLLIN);
+    poll_fd_wait(fds[1][0], POLLIN);
     poll_timer_wait(0);
     poll_block();
-    CHECK(!poll_fd_may_be_ready(fds[2][0], POLLIN));
-    poll_fd_forget(fds[2][0]);
-    CHECK(poll_fd_may_be_ready(fds[2][0], POLLIN));
-    /* A hang-up counts as ready, whatever was asked. */
-    close(fds[3][1]);
-    fds[3][1] = -1;
-    poll_fd_wait(fds[3][0], POLLIN);
-    poll_block();
-    CHECK(poll_fd_may_be_ready(fds[3][0], POLLIN));
+    CHECK(!poll_fd_may_be_ready(fds[1][0], POLLIN));
+    poll_fd_forget(fds[1][0]);
+    CHECK(poll_fd_may_be_ready(fds[1][0], POLLIN));
 
-    for (int i = 0; i < N; i++) {
+    close(fds[2][1]);
+    fds[2][1] = -1;
+    poll_fd_wait(fds[2][0], POLLIN);
+    poll_block();
+    CHECK(poll_fd_may_be_ready(fds[2][0], POLLIN));
+
+    for (int i = 0; i < 3; i++) {
         close(fds[i][0]);
         if (fds[i][1] >= 0) {
             close(fds[i][1]);
         }
     }
+}
 
-    /* SIGTERM while blocked: hooks run, registered files go, and the
-     * process dies by the signal. */
+/* SIGTERM while blocked: hooks run, registered files go, and the process
+ * dies by the signal. */
+static void
+test_fatal_signal(void)
+{
     char path[] = "/tmp/test-poll-loop.XXXXXX";
     int fd = mkstemp(path);
     CHECK(fd >= 0);
@@ -152,22 +178,30 @@ main(int argc OVS_UNUSED, char *argv[])
     CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
     struct stat st;
     CHECK(stat(path, &st) < 0 && errno == ENOENT);
+    close(sync[0]);
+    close(sync[1]);
+}
 
-    /* A child that did not take over with fatal_signal_fork() never
-     * removes its parent's files: not at exit()... */
+/* A child that did not take over with fatal_signal_fork() never removes
+ * its parent's files: not at exit(), nor on a signal, which kills it at
+ * once, outside any loop. */
+static void
+test_child_keeps_files(void)
+{
     char path2[] = "/tmp/test-poll-loop.XXXXXX";
-    fd = mkstemp(path2);
+    int fd = mkstemp(path2);
     CHECK(fd >= 0);
     close(fd);
     fatal_signal_add_file_to_unlink(path2);
-    pid = fork();
+    pid_t pid = fork();
     if (!pid) {
         exit(0);
     }
+    int status;
+    struct stat st;
     CHECK(waitpid(pid, &status, 0) == pid);
     CHECK_INTEQ(stat(path2, &st), 0);
 
-    /* ...nor on a signal, which kills it at once, outside any loop. */
     pid = fork();
     if (!pid) {
         for (;;) {
@@ -181,6 +215,18 @@ main(int argc OVS_UNUSED, char *argv[])
     CHECK_INTEQ(stat(path2, &st), 0);
     CHECK_INTEQ(fatal_signal_unlink_file_now(path2), 0);
     CHECK(stat(path2, &st) < 0 && errno == ENOENT);
+}
 
-    return check_report("test-poll-loop");
+static const struct check_case cases[] = {
+    CHECK_CASE(test_clocks),       CHECK_CASE(test_timers),
+    CHECK_CASE(test_fds),          CHECK_CASE(test_readiness),
+    CHECK_CASE(test_fatal_signal), CHECK_CASE(test_child_keeps_files),
+};
+
+int
+main(int argc, char *argv[])
+{
+    set_program_name(argv[0]);
+    vlog_set_levels(NULL, VLF_CONSOLE, VLL_OFF);
+    return check_main(argc, argv, "test-poll-loop", cases, ARRAY_SIZE(cases));
 }

@@ -123,6 +123,7 @@ check_header_error(const char *text, const char *expected)
     check_error(true, text, expected);
 }
 
+/* The reference's headers and records print back byte for byte. */
 static void
 test_reference_bytes(void)
 {
@@ -168,6 +169,7 @@ test_reference_bytes(void)
     }
 }
 
+/* The fields parsed from the reference's headers and records. */
 static void
 test_parsed_fields(void)
 {
@@ -287,8 +289,9 @@ test_round_trip(void)
     json_decref(j);
 }
 
+/* Bad records, each with the reference's wording. */
 static void
-test_errors(void)
+test_record_errors(void)
 {
     check_record_error("[1]", "Object expected");
     check_record_error("{}", "Required 'term' member is missing");
@@ -313,7 +316,12 @@ test_errors(void)
                        "\"udp:1\"}}", "expected \"tcp\" or \"ssl\" address");
     check_record_error("{\"term\":\"1\"}",
                        "Type mismatch for member 'term'");
+}
 
+/* Bad headers, each with the reference's wording. */
+static void
+test_header_errors(void)
+{
     check_header_error("{}", "Required 'server_id' member is missing");
     check_header_error("{\"server_id\":\"a0646581-25cc-433b-831d-"
                        "4788bb197f59\",\"name\":\"S\",\"local_address\":"
@@ -329,7 +337,12 @@ test_errors(void)
                        "4788bb197f59\",\"name\":\"S\",\"local_address\":"
                        "\"tcp:1.2.3.4:5\",\"remote_addresses\":[]}",
                        "at least one remote address is required");
+}
 
+/* An address needs a port; a host name need not resolve. */
+static void
+test_address_validate(void)
+{
     struct ovsdb_error *e = raft_address_validate("tcp:127.0.0.1");
     CHECK(e != NULL);
     ovsdb_error_destroy(e);
@@ -341,12 +354,15 @@ test_errors(void)
     ovsdb_error_destroy(e);
 }
 
+static const struct check_case cases[] = {
+    CHECK_CASE(test_reference_bytes), CHECK_CASE(test_parsed_fields),
+    CHECK_CASE(test_round_trip),      CHECK_CASE(test_record_errors),
+    CHECK_CASE(test_header_errors),   CHECK_CASE(test_address_validate),
+};
+
 int
-main(void)
+main(int argc, char *argv[])
 {
-    test_reference_bytes();
-    test_parsed_fields();
-    test_round_trip();
-    test_errors();
-    return check_report("test-raft-record");
+    return check_main(argc, argv, "test-raft-record", cases,
+                      ARRAY_SIZE(cases));
 }

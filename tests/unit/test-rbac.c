@@ -89,9 +89,14 @@ denied(const char *id, const char *what, const char *table)
 #define OK_INSERT "[{\"uuid\":\"U\"}]"
 #define COUNT(N) "[{\"count\":" #N "}]"
 
-static void
-setup_permissions(struct ovsdb *db)
+/* Returns a database whose role "ovn-controller" may insert and delete
+ * its own Chassis rows (by name) and update some of their columns, and
+ * update the Chassis_Private rows that external_ids:owner says are its
+ * own. */
+static struct ovsdb *
+create_secured_db(void)
 {
+    struct ovsdb *db = create_db();
     CHECK_TXN(db, NULL, NULL,
               "{\"op\":\"insert\",\"table\":\"RBAC_Permission\",\"row\":{"
               "\"table\":\"Chassis\",\"authorization\":[\"set\",[\"name\"]],"
@@ -107,11 +112,25 @@ setup_permissions(struct ovsdb *db)
               "[\"named-uuid\",\"p1\"]],[\"Chassis_Private\","
               "[\"named-uuid\",\"p2\"]]]]}}",
               "[{\"uuid\":\"U\"},{\"uuid\":\"U\"},{\"uuid\":\"U\"}]");
+    return db;
 }
 
+/* RBAC applies to a role the RBAC_Role table names, and to no other. */
 static void
-test_insert_delete(struct ovsdb *db)
+test_enabled(void)
 {
+    struct ovsdb *db = create_db();
+    CHECK(ovsdb_rbac_enabled(db, ROLE));
+    CHECK(!ovsdb_rbac_enabled(db, ""));
+    CHECK(!ovsdb_rbac_enabled(db, NULL));
+    ovsdb_destroy(db);
+}
+
+/* Inserting and deleting rows: own rows only, and only with a client ID. */
+static void
+test_insert_delete(void)
+{
+    struct ovsdb *db = create_secured_db();
     /* Own row: allowed; someone else's: refused. */
     CHECK_TXN(db, ROLE, "chassis1",
               "{\"op\":\"insert\",\"table\":\"Chassis\","
@@ -157,11 +176,20 @@ test_insert_delete(struct ovsdb *db)
               "{\"op\":\"delete\",\"table\":\"Global\","
               "\"where\":[[\"nb_cfg\",\"==\",12345]]}",
               denied("chassis1", "row deletion from", "Global"));
+    ovsdb_destroy(db);
 }
 
+/* Updates and mutations: own rows, permitted columns only. */
 static void
-test_update_mutate(struct ovsdb *db)
+test_update_mutate(void)
 {
+    struct ovsdb *db = create_secured_db();
+    CHECK_TXN(db, NULL, NULL,
+              "{\"op\":\"insert\",\"table\":\"Chassis\","
+              "\"row\":{\"name\":\"chassis1\"}},"
+              "{\"op\":\"insert\",\"table\":\"Chassis\","
+              "\"row\":{\"name\":\"other\"}}",
+              "[{\"uuid\":\"U\"},{\"uuid\":\"U\"}]");
     CHECK_TXN(db, ROLE, "chassis1",
               "{\"op\":\"update\",\"table\":\"Chassis\","
               "\"where\":[[\"name\",\"==\",\"chassis1\"]],"
@@ -228,11 +256,14 @@ test_update_mutate(struct ovsdb *db)
               "\"where\":[[\"name\",\"==\",\"other\"]],"
               "\"columns\":[\"name\"]}",
               "[{\"rows\":[{\"name\":\"other\"}]}]");
+    ovsdb_destroy(db);
 }
 
+/* Authorization by a map key, in a table without insert_delete. */
 static void
-test_map_authorization(struct ovsdb *db)
+test_map_authorization(void)
 {
+    struct ovsdb *db = create_secured_db();
     /* "external_ids:owner" authorizes rows whose external_ids:owner is the
      * client ID; insert_delete is false for this table. */
     CHECK_TXN(db, NULL, NULL,
@@ -273,11 +304,14 @@ test_map_authorization(struct ovsdb *db)
     CHECK_TXN(db, ROLE, "chassis1",
               "{\"op\":\"delete\",\"table\":\"Chassis_Private\","
               "\"where\":[[\"name\",\"==\",\"nobody\"]]}", COUNT(0));
+    ovsdb_destroy(db);
 }
 
+/* Changes to the permissions apply to the next transaction. */
 static void
-test_changes_apply_at_once(struct ovsdb *db)
+test_changes_apply_at_once(void)
 {
+    struct ovsdb *db = create_secured_db();
     /* "" in authorization authorizes every row. */
     CHECK_TXN(db, NULL, NULL,
               "{\"op\":\"update\",\"table\":\"RBAC_Permission\","
@@ -303,12 +337,13 @@ test_changes_apply_at_once(struct ovsdb *db)
     CHECK(strstr(got, "permission error") != NULL);
     CHECK(strstr(got, "role \\\"nosuchrole\\\"") != NULL);
     free(got);
+    ovsdb_destroy(db);
 }
 
+/* Without an RBAC_Role table, roles mean nothing. */
 static void
 test_no_rbac_table(void)
 {
-    /* Without an RBAC_Role table, roles mean nothing. */
     json_t *json = jsonx_from_string(
         "{\"name\":\"Secure\",\"tables\":{\"T\":{\"columns\":{"
         "\"name\":{\"type\":\"string\"}}}}}", NULL);
@@ -323,19 +358,17 @@ test_no_rbac_table(void)
     ovsdb_destroy(db);
 }
 
+static const struct check_case cases[] = {
+    CHECK_CASE(test_enabled),
+    CHECK_CASE(test_insert_delete),
+    CHECK_CASE(test_update_mutate),
+    CHECK_CASE(test_map_authorization),
+    CHECK_CASE(test_changes_apply_at_once),
+    CHECK_CASE(test_no_rbac_table),
+};
+
 int
-main(void)
+main(int argc, char *argv[])
 {
-    struct ovsdb *db = create_db();
-    CHECK(ovsdb_rbac_enabled(db, ROLE));
-    CHECK(!ovsdb_rbac_enabled(db, ""));
-    CHECK(!ovsdb_rbac_enabled(db, NULL));
-    setup_permissions(db);
-    test_insert_delete(db);
-    test_update_mutate(db);
-    test_map_authorization(db);
-    test_changes_apply_at_once(db);
-    ovsdb_destroy(db);
-    test_no_rbac_table();
-    return check_report("test-rbac");
+    return check_main(argc, argv, "test-rbac", cases, ARRAY_SIZE(cases));
 }

@@ -85,10 +85,10 @@ static const char full_schema_out[] =
     "\"U\":{\"columns\":{\"n\":{\"type\":\"integer\"}},\"isRoot\":true}},"
     "\"version\":\"1.2.3\"}";
 
-int
-main(void)
+/* A full schema round-trips to the reference's get_schema form. */
+static void
+test_full_schema(void)
 {
-    /* A full schema round-trips to the reference's get_schema form. */
     json_t *json = jsonx_from_string(full_schema, NULL);
     struct ovsdb_schema *schema;
     struct ovsdb_error *error = ovsdb_schema_from_json(json, &schema);
@@ -123,9 +123,14 @@ main(void)
         ovsdb_schema_destroy(clone);
         ovsdb_schema_destroy(schema);
     }
+}
 
-    /* Without isRoot anywhere, every table is a root table. */
-    json = jsonx_from_string(COL("{\"type\":\"integer\"}"), NULL);
+/* Without isRoot anywhere, every table is a root table. */
+static void
+test_root_default(void)
+{
+    struct ovsdb_schema *schema;
+    json_t *json = jsonx_from_string(COL("{\"type\":\"integer\"}"), NULL);
     CHECK(!ovsdb_schema_from_json(json, &schema));
     CHECK(schema->tables[0]->is_root);
     json_t *out = ovsdb_schema_to_json(schema);
@@ -136,8 +141,12 @@ main(void)
     json_decref(out);
     ovsdb_schema_destroy(schema);
     json_decref(json);
+}
 
-    /* Errors, worded as the reference's. */
+/* Errors in column types, worded as the reference's. */
+static void
+test_type_errors(void)
+{
     BAD(COL("{\"type\":\"foo\"}"),
         "syntax error: \"foo\" is not an atomic-type");
     BAD(COL("{\"type\":{\"key\":\"integer\",\"min\":2,\"max\":1}}"),
@@ -182,6 +191,13 @@ main(void)
         "syntax error: expected string");
     BAD(COL("{}"), "syntax error: Parsing schema for column a failed: "
         "Required 'type' member is missing.");
+}
+
+/* Errors in names, versions, tables and indexes, worded as the
+ * reference's. */
+static void
+test_schema_errors(void)
+{
     BAD("{\"name\":\"x\",\"version\":\"1.0.0\",\"tables\":{\"T\":{"
         "\"columns\":{\"_a\":{\"type\":\"integer\"}}}}}",
         "syntax error: names beginning with \"_\" are reserved");
@@ -219,7 +235,11 @@ main(void)
         "\"integer\"}},\"foo\":1}}}",
         "syntax error: Parsing table schema for table T failed: Member "
         "'foo' is present but not allowed here.");
+}
 
+static void
+test_accepted(void)
+{
     /* A schema without "version" is accepted (old schemas). */
     CHECK(parse_error("{\"name\":\"x\",\"tables\":{\"T\":{\"columns\":"
                       "{\"a\":{\"type\":\"integer\"}}}}}") == NULL);
@@ -227,8 +247,13 @@ main(void)
     CHECK(parse_error("{\"name\":\"x\",\"tables\":{\"T\":{\"columns\":"
                       "{\"a\":{\"type\":\"integer\"}},\"indexes\":"
                       "[[\"_uuid\"]]}}}") == NULL);
+}
 
-    /* Every installed reference schema parses and round-trips. */
+/* Every installed reference schema parses and round-trips. */
+static void
+test_reference_schemas(void)
+{
+    struct ovsdb_schema *schema;
     static const char *const files[] = {
         "/usr/share/openvswitch/vswitch.ovsschema",
         "/usr/share/ovn/ovn-nb.ovsschema",
@@ -238,7 +263,7 @@ main(void)
         if (access(files[i], R_OK)) {
             continue;
         }
-        error = ovsdb_schema_from_file(files[i], &schema);
+        struct ovsdb_error *error = ovsdb_schema_from_file(files[i], &schema);
         CHECK(!error);
         if (error) {
             char *msg = ovsdb_error_to_string_free(error);
@@ -254,13 +279,27 @@ main(void)
         ovsdb_schema_destroy(again);
         ovsdb_schema_destroy(schema);
     }
+}
 
-    /* Versions. */
+static void
+test_versions(void)
+{
     CHECK(ovsdb_is_valid_version("1.2.3"));
     CHECK(!ovsdb_is_valid_version("1.2"));
     CHECK(!ovsdb_is_valid_version("1.2.3.4"));
     CHECK(!ovsdb_is_valid_version("a.b.c"));
     CHECK(!ovsdb_is_valid_version("1.2.-3"));
+}
 
-    return check_report("test-schema");
+static const struct check_case cases[] = {
+    CHECK_CASE(test_full_schema), CHECK_CASE(test_root_default),
+    CHECK_CASE(test_type_errors), CHECK_CASE(test_schema_errors),
+    CHECK_CASE(test_accepted),    CHECK_CASE(test_reference_schemas),
+    CHECK_CASE(test_versions),
+};
+
+int
+main(int argc, char *argv[])
+{
+    return check_main(argc, argv, "test-schema", cases, ARRAY_SIZE(cases));
 }

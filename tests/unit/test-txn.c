@@ -30,10 +30,16 @@ static const char schema_text[] =
     "\"isRoot\":true,\"indexes\":[[\"name\"]]},"
     "\"B\":{\"columns\":{\"n\":{\"type\":\"integer\"}}}}}";
 
+/* One set column whose default, [0], is below its minimum size. */
+static const char rs_schema_text[] =
+    "{\"name\":\"t\",\"tables\":{\"T\":{\"columns\":{"
+    "\"rs\":{\"type\":{\"key\":\"integer\",\"min\":1,"
+    "\"max\":\"unlimited\"}}}}}}";
+
 static struct ovsdb *
-create_db(void)
+create_db_from(const char *text)
 {
-    json_t *json = jsonx_from_string(schema_text, NULL);
+    json_t *json = jsonx_from_string(text, NULL);
     struct ovsdb_schema *schema;
     struct ovsdb_error *error = ovsdb_schema_from_json(json, &schema);
     json_decref(json);
@@ -41,6 +47,12 @@ create_db(void)
         abort();
     }
     return ovsdb_create(schema);
+}
+
+static struct ovsdb *
+create_db(void)
+{
+    return create_db_from(schema_text);
 }
 
 /* Runs 'txn_text' (with "t" as the db name prefix added) and returns the
@@ -173,8 +185,41 @@ run_and_replay(struct ovsdb *db, struct ovsdb *copy, const char *ops)
     json_decref(params);
 }
 
-int
-main(void)
+/* Returns a database whose table A has one row, named "x". */
+static struct ovsdb *
+create_db_with_row(void)
+{
+    struct ovsdb *db = create_db();
+    free(run(db, "{\"op\":\"insert\",\"table\":\"A\",\"row\":"
+                 "{\"name\":\"x\"}}"));
+    return db;
+}
+
+/* Composes the transaction 'request' (the whole "transact" params) on
+ * 'db' at time 'elapsed'; the result, if any, is in '*result'. */
+static struct ovsdb_txn *
+compose(struct ovsdb *db, json_t *request, long long elapsed,
+        long long *timeout, json_t **result)
+{
+    bool durable;
+    return ovsdb_execute_compose(db, request, false, NULL, NULL, elapsed,
+                                 timeout, &durable, result);
+}
+
+static const struct ovsdb_row *
+first_row(const struct ovsdb_table *table)
+{
+    const struct ovsdb_row *row = NULL;
+    OVSDB_TABLE_FOR_EACH_ROW (row, table) {
+        break;
+    }
+    return row;
+}
+
+/* A commit is observed; a failing transaction changes nothing, and abort
+ * restores the exact rows (same pointers). */
+static void
+test_abort_restores(void)
 {
     struct ovsdb *db = create_db();
     struct change_log log = { 0, 0, 0, 0 };
@@ -186,14 +231,9 @@ main(void)
     free(s);
     CHECK(log.n_calls == 1 && log.n_insert == 1);
 
-    /* A failing transaction changes nothing, and abort restores the exact
-     * rows (same pointers). */
     char *before = dump(db);
     const struct ovsdb_table *a = ovsdb_get_table(db, "A");
-    const struct ovsdb_row *row_before = NULL;
-    OVSDB_TABLE_FOR_EACH_ROW (row_before, a) {
-        break;
-    }
+    const struct ovsdb_row *row_before = first_row(a);
     s = run(db, "{\"op\":\"update\",\"table\":\"A\",\"where\":[],\"row\":"
             "{\"n\":2}},{\"op\":\"insert\",\"table\":\"A\",\"row\":"
             "{\"name\":\"b\"}},{\"op\":\"abort\"}");
@@ -202,22 +242,30 @@ main(void)
     char *after = dump(db);
     CHECK_STREQ(after, before);
     free(after);
-    const struct ovsdb_row *row_after = NULL;
-    OVSDB_TABLE_FOR_EACH_ROW (row_after, a) {
-        break;
-    }
+    const struct ovsdb_row *row_after = first_row(a);
     CHECK(row_after == row_before);
     CHECK(log.n_calls == 1);
+    free(before);
+    ovsdb_destroy(db);
+}
 
-    /* Index uniqueness. */
-    s = run(db, "{\"op\":\"insert\",\"table\":\"A\",\"row\":"
-            "{\"name\":\"a\"}}");
+/* Index uniqueness, checked at commit: swapping index values within one
+ * transaction is fine. */
+static void
+test_index_uniqueness(void)
+{
+    struct ovsdb *db = create_db();
+    free(run(db, "{\"op\":\"insert\",\"table\":\"A\",\"row\":"
+                 "{\"name\":\"a\",\"n\":1}}"));
+    char *before = dump(db);
+
+    char *s = run(db, "{\"op\":\"insert\",\"table\":\"A\",\"row\":"
+                      "{\"name\":\"a\"}}");
     CHECK(strstr(s, "constraint violation") && strstr(s, "index"));
     free(s);
-    after = dump(db);
+    char *after = dump(db);
     CHECK_STREQ(after, before);
     free(after);
-    /* Swapping index values within one transaction is fine. */
     s = run(db, "{\"op\":\"insert\",\"table\":\"A\",\"row\":"
             "{\"name\":\"b\"}}");
     free(s);
@@ -230,9 +278,20 @@ main(void)
     CHECK_STREQ(s, "[{\"count\":1},{\"count\":1},{\"count\":1}]");
     free(s);
     free(before);
+    ovsdb_destroy(db);
+}
 
-    /* Strong references, garbage collection and refint. */
-    s = run(db, "{\"op\":\"insert\",\"table\":\"B\",\"row\":{\"n\":1}}");
+/* Strong references, garbage collection and refint; a weak reference
+ * goes away with the row it refers to. */
+static void
+test_references(void)
+{
+    struct ovsdb *db = create_db();
+    free(run(db, "{\"op\":\"insert\",\"table\":\"A\",\"row\":"
+                 "{\"name\":\"a\",\"n\":1}}"));
+
+    char *s = run(db, "{\"op\":\"insert\",\"table\":\"B\",\"row\":"
+                      "{\"n\":1}}");
     CHECK(strstr(s, "\"uuid\""));   /* Collected: nobody refers to it. */
     free(s);
     CHECK(ovsdb_table_n_rows(ovsdb_get_table(db, "B")) == 0);
@@ -243,10 +302,7 @@ main(void)
     free(s);
     const struct ovsdb_table *bt = ovsdb_get_table(db, "B");
     CHECK(ovsdb_table_n_rows(bt) == 1);
-    const struct ovsdb_row *brow = NULL;
-    OVSDB_TABLE_FOR_EACH_ROW (brow, bt) {
-        break;
-    }
+    const struct ovsdb_row *brow = first_row(bt);
     CHECK(brow && brow->n_refs == 1);
     s = run(db, "{\"op\":\"delete\",\"table\":\"B\",\"where\":[]}");
     CHECK(strstr(s, "referential integrity violation")
@@ -268,17 +324,42 @@ main(void)
             "\"==\",\"a\"]],\"columns\":[\"w\"]}");
     CHECK_STREQ(s, "[{\"rows\":[{\"w\":[\"set\",[]]}]}]");
     free(s);
+    ovsdb_destroy(db);
+}
 
-    /* The observer saw every commit, and no failed one. */
+/* The observer sees every change of every commit, and no failed one. */
+static void
+test_observer(void)
+{
+    struct ovsdb *db = create_db();
+    struct change_log log = { 0, 0, 0, 0 };
+    ovsdb_add_commit_observer(db, observer, &log);
+
+    static const char *const ops[] = {
+        "{\"op\":\"insert\",\"table\":\"A\",\"row\":{\"name\":\"a\"}}",
+        "{\"op\":\"insert\",\"table\":\"A\",\"row\":{\"name\":\"b\"}},"
+        "{\"op\":\"insert\",\"table\":\"A\",\"row\":{\"name\":\"c\"}}",
+        "{\"op\":\"update\",\"table\":\"A\",\"where\":[],\"row\":{\"n\":1}}",
+        "{\"op\":\"update\",\"table\":\"A\",\"where\":[[\"name\",\"==\","
+        "\"a\"]],\"row\":{\"n\":2}}",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
+        free(run(db, ops[i]));
+    }
     CHECK(log.n_modify >= 4);
     CHECK(log.n_insert >= 3);
     int n_calls = log.n_calls;
-    s = run(db, "{\"op\":\"delete\",\"table\":\"A\",\"where\":[]},"
-            "{\"op\":\"abort\"}");
+    char *s = run(db, "{\"op\":\"delete\",\"table\":\"A\",\"where\":[]},"
+                      "{\"op\":\"abort\"}");
     free(s);
     CHECK(log.n_calls == n_calls);
+    ovsdb_destroy(db);
+}
 
-    /* Record output and replay reproduce the same database. */
+/* Record output and replay reproduce the same database. */
+static void
+test_record_and_replay(void)
+{
     struct ovsdb *db2 = create_db();
     struct ovsdb *copy = create_db();
     run_and_replay(db2, copy, "{\"op\":\"insert\",\"table\":\"A\",\"row\":"
@@ -299,86 +380,118 @@ main(void)
     CHECK(strstr(d2, "[\"map\",[[\"j\",3],[\"k\",7]]]") != NULL);
     free(d2);
     free(dc);
+    ovsdb_destroy(copy);
+    ovsdb_destroy(db2);
+}
 
-    /* The record of a map change is a diff. */
+/* The record of a map change is a diff. */
+static void
+test_map_record_is_diff(void)
+{
+    struct ovsdb *db2 = create_db_with_row();
     json_t *params = jsonx_from_string(
         "[\"t\",{\"op\":\"mutate\",\"table\":\"A\",\"where\":[],"
         "\"mutations\":[[\"m\",\"insert\",[\"map\",[[\"q\",1]]]]]}]", NULL);
     long long timeout;
-    bool durable;
     json_t *result;
-    struct ovsdb_txn *txn = ovsdb_execute_compose(db2, params, false, NULL,
-                                                  NULL, 0, &timeout,
-                                                  &durable, &result);
+    struct ovsdb_txn *txn = compose(db2, params, 0, &timeout, &result);
     json_decref(params);
     json_decref(result);
     CHECK(txn != NULL);
     CHECK(!ovsdb_txn_precommit(txn));
     json_t *record = ovsdb_record_from_txn(txn);
-    s = jsonx_to_string_sorted(record);
+    char *s = jsonx_to_string_sorted(record);
     CHECK(strstr(s, "{\"m\":[\"map\",[[\"q\",1]]]}") != NULL);
     free(s);
     json_decref(record);
     ovsdb_txn_abort(txn);
+    ovsdb_destroy(db2);
+}
 
-    /* An ephemeral-only change writes no record. */
-    params = jsonx_from_string(
+/* An ephemeral-only change writes no record. */
+static void
+test_ephemeral_no_record(void)
+{
+    struct ovsdb *db2 = create_db_with_row();
+    json_t *params = jsonx_from_string(
         "[\"t\",{\"op\":\"update\",\"table\":\"A\",\"where\":[],"
-        "\"row\":{\"e\":42}}]", NULL);
-    txn = ovsdb_execute_compose(db2, params, false, NULL, NULL, 0, &timeout,
-                                &durable, &result);
+        "\"row\":{\"e\":42}}]",
+        NULL);
+    long long timeout;
+    json_t *result;
+    struct ovsdb_txn *txn = compose(db2, params, 0, &timeout, &result);
     json_decref(params);
     json_decref(result);
     CHECK(txn != NULL);
     CHECK(!ovsdb_txn_precommit(txn));
     CHECK(ovsdb_record_from_txn(txn) == NULL);
     ovsdb_txn_commit_finish(txn);
+    ovsdb_destroy(db2);
+}
 
-    /* "wait" that is not satisfied asks for a retry. */
-    params = jsonx_from_string(
+/* "wait" that is not satisfied asks for a retry, then times out. */
+static void
+test_wait_retry(void)
+{
+    struct ovsdb *db2 = create_db_with_row();
+    json_t *params = jsonx_from_string(
         "[\"t\",{\"op\":\"wait\",\"table\":\"A\",\"where\":[],\"columns\":"
-        "[\"name\"],\"until\":\"==\",\"rows\":[],\"timeout\":500}]", NULL);
-    txn = ovsdb_execute_compose(db2, params, false, NULL, NULL, 100,
-                                &timeout, &durable, &result);
+        "[\"name\"],\"until\":\"==\",\"rows\":[],\"timeout\":500}]",
+        NULL);
+    long long timeout;
+    json_t *result;
+    struct ovsdb_txn *txn = compose(db2, params, 100, &timeout, &result);
     CHECK(!txn && !result && timeout == 400);
-    txn = ovsdb_execute_compose(db2, params, false, NULL, NULL, 500,
-                                &timeout, &durable, &result);
+    txn = compose(db2, params, 500, &timeout, &result);
     CHECK(!txn && result);
-    s = jsonx_to_string_sorted(result);
+    char *s = jsonx_to_string_sorted(result);
     CHECK_STREQ(s, "[{\"details\":\"\\\"wait\\\" timed out\",\"error\":"
                 "\"timed out\"}]");
     free(s);
     json_decref(result);
     json_decref(params);
+    ovsdb_destroy(db2);
+}
 
-    /* Read-only sessions cannot write. */
-    params = jsonx_from_string("[\"t\",{\"op\":\"insert\",\"table\":\"A\","
-                               "\"row\":{}}]", NULL);
-    result = ovsdb_execute(db2, params, true);
-    s = jsonx_to_string_sorted(result);
+/* Read-only sessions cannot write. */
+static void
+test_read_only(void)
+{
+    struct ovsdb *db2 = create_db();
+    json_t *params = jsonx_from_string("[\"t\",{\"op\":\"insert\","
+                                       "\"table\":\"A\",\"row\":{}}]",
+                                       NULL);
+    json_t *result = ovsdb_execute(db2, params, true);
+    char *s = jsonx_to_string_sorted(result);
     CHECK(strstr(s, "\"not allowed\"") != NULL);
     free(s);
     json_decref(result);
     json_decref(params);
+    ovsdb_destroy(db2);
+}
 
-    /* The operations of a request are freed as they run, unless someone
-     * else holds the request or a "wait" may make it run again. */
+/* The operations of a request are freed as they run, unless someone else
+ * holds the request or a "wait" may make it run again. */
+static void
+test_ops_released(void)
+{
+    struct ovsdb *db2 = create_db();
     static const char release_ops[] =
         "[\"t\",{\"op\":\"insert\",\"table\":\"A\",\"row\":"
         "{\"name\":\"r\"}},{\"op\":\"comment\",\"comment\":\"c\"}]";
-    params = jsonx_from_string(release_ops, NULL);
+    json_t *params = jsonx_from_string(release_ops, NULL);
     json_t *held = json_incref(params);
-    txn = ovsdb_execute_compose(db2, params, false, NULL, NULL, 0, &timeout,
-                                &durable, &result);
+    long long timeout;
+    json_t *result;
+    struct ovsdb_txn *txn = compose(db2, params, 0, &timeout, &result);
     CHECK(txn != NULL);
     ovsdb_txn_abort(txn);
     json_decref(result);
     json_decref(held);
-    s = jsonx_to_string_sorted(params);
+    char *s = jsonx_to_string_sorted(params);
     CHECK(strstr(s, "\"r\"") != NULL);
     free(s);
-    txn = ovsdb_execute_compose(db2, params, false, NULL, NULL, 0, &timeout,
-                                &durable, &result);
+    txn = compose(db2, params, 0, &timeout, &result);
     CHECK(txn != NULL);
     ovsdb_txn_abort(txn);
     json_decref(result);
@@ -393,9 +506,14 @@ main(void)
     CHECK(strstr(s, "\"r\"") != NULL);
     free(s);
     json_decref(params);
+    ovsdb_destroy(db2);
+}
 
-    /* Rows put directly (as schema conversion does) get their strong
-     * reference counts before the next transaction. */
+/* Rows put directly (as schema conversion does) get their strong
+ * reference counts before the next transaction. */
+static void
+test_put_row_refs(void)
+{
     struct ovsdb *db3 = create_db();
     struct ovsdb_table *ta = ovsdb_get_table(db3, "A");
     struct ovsdb_table *tb = ovsdb_get_table(db3, "B");
@@ -414,7 +532,7 @@ main(void)
     ovsdb_datum_init_atom(&ra->fields[bcol->index], &ref, OVSDB_TYPE_UUID);
     ovsdb_table_put_row(ta, ra);        /* Referrer first: order is free. */
     ovsdb_table_put_row(tb, rb);
-    s = run(db3, "{\"op\":\"delete\",\"table\":\"B\",\"where\":[]}");
+    char *s = run(db3, "{\"op\":\"delete\",\"table\":\"B\",\"where\":[]}");
     CHECK(strstr(s, "referential integrity violation") != NULL);
     free(s);
     s = run(db3, "{\"op\":\"delete\",\"table\":\"A\",\"where\":[]}");
@@ -422,9 +540,13 @@ main(void)
     free(s);
     CHECK(ovsdb_table_n_rows(tb) == 0);      /* Garbage collected. */
     ovsdb_destroy(db3);
+}
 
-    /* With several bad columns, the error is the one the reference's hash
-     * order visits first, not the first in the JSON text. */
+/* With several bad columns, the error is the one the reference's hash
+ * order visits first, not the first in the JSON text. */
+static void
+test_error_order(void)
+{
     json_t *sj = jsonx_from_string(
         "{\"name\":\"t\",\"tables\":{\"T\":{\"columns\":{"
         "\"i\":{\"type\":{\"key\":{\"type\":\"integer\",\"maxInteger\":10}}},"
@@ -446,7 +568,7 @@ main(void)
     for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
         char *ops = xasprintf("{\"op\":\"insert\",\"table\":\"T\","
                               "\"row\":%s}", order[i].row);
-        s = run(db4, ops);
+        char *s = run(db4, ops);
         if (!strstr(s, order[i].error)) {
             fprintf(stderr, "%s: got %s\n", order[i].row, s);
             CHECK(false);
@@ -455,14 +577,15 @@ main(void)
         free(ops);
     }
     ovsdb_destroy(db4);
+}
 
-    /* A set column whose old value is its default (here [0], min 1) is
-     * written as its new value, and a replayed diff replaces a default
-     * value, as the reference reads its files. */
-    sj = jsonx_from_string(
-        "{\"name\":\"t\",\"tables\":{\"T\":{\"columns\":{"
-        "\"rs\":{\"type\":{\"key\":\"integer\",\"min\":1,"
-        "\"max\":\"unlimited\"}}}}}}", NULL);
+/* A set column whose old value is its default (here [0], min 1) is
+ * written as its new value, not as a diff, and replays to the same
+ * value. */
+static void
+test_default_set_record(void)
+{
+    json_t *sj = jsonx_from_string(rs_schema_text, NULL);
     struct ovsdb_schema *schema5;
     CHECK(!ovsdb_schema_from_json(sj, &schema5));
     struct ovsdb_schema *schema6 = ovsdb_schema_clone(schema5);
@@ -481,26 +604,36 @@ main(void)
     free(d5);
     free(d6);
 
-    s = run(db5, "{\"op\":\"insert\",\"table\":\"T\",\"row\":{},"
-            "\"uuid\":\"00000000-0000-4000-8000-000000000001\"}");
+    char *s = run(db5, "{\"op\":\"insert\",\"table\":\"T\",\"row\":{},"
+                       "\"uuid\":\"00000000-0000-4000-8000-000000000001\"}");
     free(s);
-    params = jsonx_from_string(
+    json_t *params = jsonx_from_string(
         "[\"t\",{\"op\":\"update\",\"table\":\"T\",\"where\":[[\"_uuid\","
         "\"==\",[\"uuid\",\"00000000-0000-4000-8000-000000000001\"]]],"
-        "\"row\":{\"rs\":[\"set\",[1,2]]}}]", NULL);
-    txn = ovsdb_execute_compose(db5, params, false, NULL, NULL, 0, &timeout,
-                                &durable, &result);
+        "\"row\":{\"rs\":[\"set\",[1,2]]}}]",
+        NULL);
+    long long timeout;
+    json_t *result;
+    struct ovsdb_txn *txn = compose(db5, params, 0, &timeout, &result);
     json_decref(params);
     json_decref(result);
     CHECK(txn && !ovsdb_txn_precommit(txn));
-    record = ovsdb_record_from_txn(txn);
+    json_t *record = ovsdb_record_from_txn(txn);
     s = jsonx_to_string_sorted(record);
     CHECK(strstr(s, "{\"rs\":[\"set\",[1,2]]}") != NULL);   /* Not a diff. */
     free(s);
     json_decref(record);
     ovsdb_txn_abort(txn);
+    ovsdb_destroy(db5);
+    ovsdb_destroy(db6);
+}
 
-    /* The reference's own record for that change reads as it does. */
+/* A replayed diff replaces a default value: the reference's own record
+ * for such a change reads as it does. */
+static void
+test_reference_record(void)
+{
+    struct ovsdb *db6 = create_db_from(rs_schema_text);
     json_t *ins = jsonx_from_string(
         "{\"T\":{\"00000000-0000-4000-8000-000000000002\":{}}}", NULL);
     json_t *upd = jsonx_from_string(
@@ -515,11 +648,21 @@ main(void)
     CHECK(r2 && r2->fields[OVSDB_N_STD_COLUMNS].n == 3);
     json_decref(ins);
     json_decref(upd);
-    ovsdb_destroy(db5);
     ovsdb_destroy(db6);
+}
 
-    ovsdb_destroy(copy);
-    ovsdb_destroy(db2);
-    ovsdb_destroy(db);
-    return check_report("test-txn");
+static const struct check_case cases[] = {
+    CHECK_CASE(test_abort_restores),      CHECK_CASE(test_index_uniqueness),
+    CHECK_CASE(test_references),          CHECK_CASE(test_observer),
+    CHECK_CASE(test_record_and_replay),   CHECK_CASE(test_map_record_is_diff),
+    CHECK_CASE(test_ephemeral_no_record), CHECK_CASE(test_wait_retry),
+    CHECK_CASE(test_read_only),           CHECK_CASE(test_ops_released),
+    CHECK_CASE(test_put_row_refs),        CHECK_CASE(test_error_order),
+    CHECK_CASE(test_default_set_record),  CHECK_CASE(test_reference_record),
+};
+
+int
+main(int argc, char *argv[])
+{
+    return check_main(argc, argv, "test-txn", cases, ARRAY_SIZE(cases));
 }

@@ -171,33 +171,45 @@ transact(const char *path, const char *command, int argc, char *argv[])
         free(got_);                                                          \
     } while (0)
 
-int
-main(int argc, char *argv[])
+/* The server process the cases talk to, started by server_path(). */
+static char *dir;
+static char *path;
+static pid_t server_pid;
+
+/* Returns the server's socket path, starting the server first if it is not
+ * running, and waiting for its socket to appear. */
+static const char *
+server_path(void)
 {
-    set_program_name(argv[0]);
-    if (argc > 1 && !strcmp(argv[1], "serve")) {
-        return serve_main(argc - 1, argv + 1);
+    if (!server_pid) {
+        server_pid = fork();
+        if (!server_pid) {
+            _exit(serve(path));
+        }
+        struct stat st;
+        for (int i = 0; i < 500 && stat(path, &st); i++) {
+            usleep(10000);
+        }
     }
+    return path;
+}
 
-    char dir[] = "/tmp/test-unixctl.XXXXXX";
-    CHECK(mkdtemp(dir) != NULL);
-    char *path = xasprintf("%s/test.ctl", dir);
-
-    vlog_set_levels(NULL, VLF_CONSOLE, VLL_OFF);
-    fatal_signal_init();
-    pid_t pid = fork();
-    if (!pid) {
-        _exit(serve(path));
-    }
-
-    /* Wait for the socket to appear. */
+/* The socket is a socket that only its owner may use. */
+static void
+test_socket(void)
+{
     struct stat st;
-    for (int i = 0; i < 500 && stat(path, &st); i++) {
-        usleep(10000);
-    }
+    CHECK(!stat(server_path(), &st));
     CHECK(S_ISSOCK(st.st_mode));
     CHECK_INTEQ(st.st_mode & 0777, 0700);
+}
 
+/* Replies, errors, deferred replies, built-in commands, bad commands and
+ * argument counts. */
+static void
+test_commands(void)
+{
+    const char *path = server_path();
     CHECK_TRANSACT(path, "R:a b c\n", "echo", "a", "b c", NULL);
     CHECK_TRANSACT(path, "R:", "echo", NULL);
     CHECK_TRANSACT(path, "E:it failed\n", "fail", NULL);
@@ -209,27 +221,40 @@ main(int argc, char *argv[])
                    "nope", NULL);
     CHECK_TRANSACT(path, "E:\"fail\" command takes at most 0 arguments\n",
                    "fail", "x", NULL);
-    CHECK_TRANSACT(path, "E:no destination, level, or module \"bogus\"\n",
-                   "vlog/set", "bogus", NULL);
-    CHECK_TRANSACT(path, "R:", "vlog/set", "unixctl:file:dbg", NULL);
+}
 
-    /* list-commands: sorted, usage column at 26. */
-    char *got = transact(path, "list-commands", 0, NULL);
+/* list-commands: sorted, usage column at 26. */
+static void
+test_list_commands(void)
+{
+    char *got = transact(server_path(), "list-commands", 0, NULL);
     CHECK(!strncmp(got, "R:The available commands are:\n", 30));
     CHECK(strstr(got, "\n  echo                    [ARG...]\n") != NULL);
     CHECK(strstr(got, "\n  vlog/list               \n") != NULL);
     CHECK(strstr(got, "  exit") < strstr(got, "  vlog/list"));
     free(got);
+}
 
-    /* vlog/list reflects the vlog/set above. */
-    got = transact(path, "vlog/list", 0, NULL);
+/* vlog/set refuses a bad word; vlog/list reflects a good one. */
+static void
+test_vlog(void)
+{
+    const char *path = server_path();
+    CHECK_TRANSACT(path, "E:no destination, level, or module \"bogus\"\n",
+                   "vlog/set", "bogus", NULL);
+    CHECK_TRANSACT(path, "R:", "vlog/set", "unixctl:file:dbg", NULL);
+    char *got = transact(path, "vlog/list", 0, NULL);
     CHECK(strstr(got, "\nunixctl            OFF       INFO        DBG\n")
           != NULL);
     free(got);
+}
 
-    /* Several requests on one connection. */
+/* Several requests on one connection. */
+static void
+test_one_connection(void)
+{
     struct jsonrpc *client;
-    CHECK_INTEQ(unixctl_client_create(path, &client), 0);
+    CHECK_INTEQ(unixctl_client_create(server_path(), &client), 0);
     for (int i = 0; i < 3; i++) {
         char *result, *err;
         char *args[] = { "x" };
@@ -241,9 +266,14 @@ main(int argc, char *argv[])
         free(err);
     }
     jsonrpc_close(client);
+}
 
-    /* A non-string argument is an error, not a crash. */
-    CHECK_INTEQ(unixctl_client_create(path, &client), 0);
+/* A non-string argument is an error, not a crash. */
+static void
+test_non_string_argument(void)
+{
+    struct jsonrpc *client;
+    CHECK_INTEQ(unixctl_client_create(server_path(), &client), 0);
     json_t *params = json_pack("[i]", 5);
     struct jsonrpc_msg *reply;
     CHECK_INTEQ(jsonrpc_transact_block(
@@ -254,9 +284,14 @@ main(int argc, char *argv[])
                 "\"echo\" command has non-string argument: 5\n");
     jsonrpc_msg_destroy(reply);
     jsonrpc_close(client);
+}
 
-    /* Garbage, a notification and a reply each close only their own
-     * connection; the server keeps serving. */
+/* Garbage, a notification and a reply each close only their own
+ * connection; the server keeps serving. */
+static void
+test_junk(void)
+{
+    const char *path = server_path();
     static const char *const junk[] = {
         "{\"id\":1,,}",
         "{\"id\":null,\"method\":\"echo\",\"params\":[]}",
@@ -283,19 +318,57 @@ main(int argc, char *argv[])
         stream_close(raw);
         CHECK_TRANSACT(path, "R:still here\n", "echo", "still here", NULL);
     }
+}
 
-    CHECK_TRANSACT(path, "R:", "exit", NULL);
+/* "exit" ends the server, which removes its socket. */
+static void
+test_exit(void)
+{
+    struct stat st;
+    CHECK_TRANSACT(server_path(), "R:", "exit", NULL);
     int status;
-    CHECK(waitpid(pid, &status, 0) == pid);
+    CHECK(waitpid(server_pid, &status, 0) == server_pid);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    server_pid = 0;
 
-    /* The server removed its socket. */
     CHECK(stat(path, &st) < 0 && errno == ENOENT);
-    got = transact(path, "echo", 0, NULL);
+    char *got = transact(path, "echo", 0, NULL);
     CHECK(!strncmp(got, "X:", 2));
     free(got);
+}
 
+static const struct check_case cases[] = {
+    CHECK_CASE(test_socket),         CHECK_CASE(test_commands),
+    CHECK_CASE(test_list_commands),  CHECK_CASE(test_vlog),
+    CHECK_CASE(test_one_connection), CHECK_CASE(test_non_string_argument),
+    CHECK_CASE(test_junk),           CHECK_CASE(test_exit),
+};
+
+int
+main(int argc, char *argv[])
+{
+    set_program_name(argv[0]);
+    if (argc > 1 && !strcmp(argv[1], "serve")) {
+        return serve_main(argc - 1, argv + 1);
+    }
+
+    char template[] = "/tmp/test-unixctl.XXXXXX";
+    dir = mkdtemp(template);
+    CHECK(dir != NULL);
+    path = xasprintf("%s/test.ctl", dir);
+    vlog_set_levels(NULL, VLF_CONSOLE, VLL_OFF);
+    fatal_signal_init();
+
+    int status = check_main(argc, argv, "test-unixctl", cases,
+                            ARRAY_SIZE(cases));
+
+    /* A selection without "exit" leaves the server running. */
+    if (server_pid) {
+        kill(server_pid, SIGTERM);
+        waitpid(server_pid, NULL, 0);
+        unlink(path);
+    }
     rmdir(dir);
     free(path);
-    return check_report("test-unixctl");
+    return status;
 }

@@ -95,8 +95,19 @@ server_main(void *arg)
     return NULL;
 }
 
-int
-main(void)
+/* A bad remote or a missing socket fails to open. */
+static void
+test_open_errors(void)
+{
+    struct wl_rpc *rpc;
+    CHECK(wl_rpc_open("nonsense", &rpc) != 0);
+    CHECK(wl_rpc_open("unix:/nonexistent/sock", &rpc) != 0);
+}
+
+/* The scripted conversation: a reply after an echo and a notification,
+ * the notification queued intact, an error reply, then a framing error. */
+static void
+test_conversation(void)
 {
     char dir[] = "/tmp/test-wl-rpc.XXXXXX";
     struct sockaddr_un sun;
@@ -105,10 +116,10 @@ main(void)
     json_t *result, *msg;
     char *remote;
 
-    alarm(20);                  /* A framing bug hangs: fail instead. */
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
-        return 1;
+        CHECK(false);
+        return;
     }
     memset(&sun, 0, sizeof sun);
     sun.sun_family = AF_UNIX;
@@ -119,8 +130,6 @@ main(void)
     CHECK(!listen(listen_fd, 1));
     remote = xasprintf("unix:%s", sun.sun_path);
 
-    CHECK(wl_rpc_open("nonsense", &rpc) != 0);
-    CHECK(wl_rpc_open("unix:/nonexistent/sock", &rpc) != 0);
     CHECK(!wl_rpc_open(remote, &rpc));
     pthread_create(&thread, NULL, server_main, NULL);
 
@@ -156,5 +165,18 @@ main(void)
     unlink(sun.sun_path);
     rmdir(dir);
     free(remote);
-    return check_report("test-wl-rpc");
+}
+
+static const struct check_case cases[] = {
+    CHECK_CASE(test_open_errors),
+    CHECK_CASE(test_conversation),
+};
+
+int
+main(int argc, char *argv[])
+{
+    /* A framing bug hangs: fail instead. */
+    alarm(20);
+    return check_main(argc, argv, "test-wl-rpc", cases,
+                      sizeof cases / sizeof *cases);
 }
