@@ -22,8 +22,10 @@ EXTRA_DIST += \
 	tests/cluster/raft-conn.sh \
 	tests/cluster/raft-lib \
 	tests/cluster/raft-trim.py \
+	tests/cluster/raft-watch.py \
 	tests/cluster/raft-writer.py \
 	tests/cluster/raftproxy.py \
+	tests/cluster/read-barrier.sh \
 	tests/cluster/ref-server.sh \
 	tests/cluster/refusals.sh \
 	tests/cluster/retry.sh \
