@@ -10,6 +10,11 @@
 #       success; every attempt uses a new name, so a transaction that
 #       failed but did commit is never counted twice.  Exits 0 once MAX
 #       rows were acknowledged, 1 if time ran out first.
+#   raft-writer.py load ACKED STOP SECONDS TAG SOCK...
+#       The same, but with no count: goes on until the file STOP exists
+#       (or SECONDS pass), and writes each name to ACKED.tried before it
+#       sends it, so that a checker knows every name that might be in the
+#       database.  Exits 0 if it stopped on STOP with something acked.
 #   raft-writer.py names SOCK
 #       Prints the names of all Root rows, sorted, one a line.
 #   raft-writer.py since SOCK [LAST-ID]
@@ -33,14 +38,17 @@ def reply_error(reply):
     return None
 
 
-def write(acked_path, seconds, max_rows, tag, socks):
+def write(acked_path, seconds, max_rows, tag, socks, stop=None):
     deadline = time.time() + seconds
     n_acked = 0
     attempt = 0
     which = 0
     client = None
+    tried = open(acked_path + ".tried", "a") if stop else None
     with open(acked_path, "a") as acked:
         while n_acked < max_rows and time.time() < deadline:
+            if stop and os.path.exists(stop):
+                break
             if client is None:
                 try:
                     client = rpc.Client("unix:" + socks[which], timeout=10)
@@ -50,6 +58,9 @@ def write(acked_path, seconds, max_rows, tag, socks):
                     continue
             name = "%s-%d" % (tag, attempt)
             attempt += 1
+            if tried:
+                tried.write(name + "\n")
+                tried.flush()
             try:
                 reply = client.transact("Store", [
                     {"op": "insert", "table": "Root",
@@ -71,6 +82,8 @@ def write(acked_path, seconds, max_rows, tag, socks):
                 which = (which + 1) % len(socks)
                 time.sleep(0.05)
     print("%d acknowledged in %d attempts" % (n_acked, attempt))
+    if stop:
+        return 0 if os.path.exists(stop) and n_acked else 1
     return 0 if n_acked >= max_rows else 1
 
 
@@ -99,6 +112,9 @@ if __name__ == "__main__":
     if sys.argv[1] == "write":
         sys.exit(write(sys.argv[2], float(sys.argv[3]), int(sys.argv[4]),
                        sys.argv[5], sys.argv[6:]))
+    elif sys.argv[1] == "load":
+        sys.exit(write(sys.argv[2], float(sys.argv[4]), float("inf"),
+                       sys.argv[5], sys.argv[6:], stop=sys.argv[3]))
     elif sys.argv[1] == "names":
         sys.exit(names(sys.argv[2]))
     elif sys.argv[1] == "since":
