@@ -17,29 +17,7 @@ writers=
 trap 'touch stop; kill_servers; for w in $writers; do kill $w; done
       2>/dev/null; true' EXIT
 
-set -- $KINDS
-prog_of() { eval "echo \$PROG_$1"; }
-i=0
-for kind; do
-    i=$((i + 1))
-    n=s$i
-    all="$all $n"
-    if [ $kind = ours ]; then
-        eval "PROG_$n=\$OUR_SERVER TOOL_$n=\$OUR_TOOL"
-    else
-        eval "PROG_$n=\$REF_OVSDB_SERVER TOOL_$n=\$REF_OVSDB_TOOL"
-    fi
-    eval "tool=\$TOOL_$n"
-    if [ $i = 1 ]; then
-        create_first $n "$tool"
-        start_member $n "$(prog_of $n)"
-        wait_until 30 "$n never became leader" has_role $n leader
-    else
-        create_joiner $n "$tool" s1
-        start_member $n "$(prog_of $n)"
-        wait_until 60 "$n did not join" is_member $n
-    fi
-done
+make_cluster $KINDS
 leader=$(wait_leader 30 $all)
 echo "members:$all ($KINDS), leader $leader"
 

@@ -15,8 +15,11 @@
 #       (or SECONDS pass), and writes each name to ACKED.tried before it
 #       sends it, so that a checker knows every name that might be in the
 #       database.  Exits 0 if it stopped on STOP with something acked.
-#   raft-writer.py names SOCK
-#       Prints the names of all Root rows, sorted, one a line.
+#   raft-writer.py names SOCK [DB TABLE]
+#       Prints the names of all Root rows (or TABLE's in DB), sorted, one a
+#       line.
+#   raft-writer.py server SOCK DB
+#       Prints DB's row of _Server.Database: "MODEL CONNECTED LEADER INDEX".
 #   raft-writer.py since SOCK [LAST-ID]
 #       Sends monitor_cond_since on Root with LAST-ID (default: all zeros)
 #       and prints "FOUND LAST-TXN-ID" ("true"/"false").
@@ -87,16 +90,34 @@ def write(acked_path, seconds, max_rows, tag, socks, stop=None):
     return 0 if n_acked >= max_rows else 1
 
 
-def names(sock):
+def names(sock, db="Store", table="Root"):
     c = rpc.Client("unix:" + sock, timeout=30)
-    reply = c.transact("Store", [{"op": "select", "table": "Root",
-                                  "where": [], "columns": ["name"]}])
+    reply = c.transact(db, [{"op": "select", "table": table,
+                             "where": [], "columns": ["name"]}])
     error = reply_error(reply)
     if error:
         print("select failed: " + error, file=sys.stderr)
         return 1
     for name in sorted(r["name"] for r in reply["result"][0]["rows"]):
         print(name)
+    return 0
+
+
+def server(sock, db):
+    c = rpc.Client("unix:" + sock, timeout=30)
+    reply = c.transact("_Server", [
+        {"op": "select", "table": "Database", "where": [["name", "==", db]],
+         "columns": ["model", "connected", "leader", "index"]}])
+    error = reply_error(reply)
+    if error:
+        print("select failed: " + error, file=sys.stderr)
+        return 1
+    for row in reply["result"][0]["rows"]:
+        index = row["index"]
+        if isinstance(index, list):     # An empty set: no index.
+            index = "-"
+        print("%s %s %s %s" % (row["model"], str(row["connected"]).lower(),
+                               str(row["leader"]).lower(), index))
     return 0
 
 
@@ -116,7 +137,9 @@ if __name__ == "__main__":
         sys.exit(write(sys.argv[2], float(sys.argv[4]), float("inf"),
                        sys.argv[5], sys.argv[6:], stop=sys.argv[3]))
     elif sys.argv[1] == "names":
-        sys.exit(names(sys.argv[2]))
+        sys.exit(names(*sys.argv[2:5]))
+    elif sys.argv[1] == "server":
+        sys.exit(server(sys.argv[2], sys.argv[3]))
     elif sys.argv[1] == "since":
         sys.exit(since(sys.argv[2], sys.argv[3] if len(sys.argv) > 3
                        else "00000000-0000-0000-0000-000000000000"))
