@@ -21,16 +21,23 @@ import ovs.poller
 STEP = 60
 
 
-def run_until(idl, done, what):
+def step(idl, txn=None):
+    """One pass of the IDL's loop: runs it, then waits (at most 100 ms)."""
+    idl.run()
+    poller = ovs.poller.Poller()
+    idl.wait(poller)
+    if txn:
+        txn.wait(poller)
+    poller.timer_wait(100)
+    poller.block()
+
+
+def run_until(idl, done, what, txn=None):
     deadline = time.time() + STEP
     while not done():
         if time.time() > deadline:
             sys.exit("idl-client: %s: no progress in %d s" % (what, STEP))
-        idl.run()
-        poller = ovs.poller.Poller()
-        idl.wait(poller)
-        poller.timer_wait(100)
-        poller.block()
+        step(idl, txn)
 
 
 def run_for(idl, seconds, seqno):
@@ -38,11 +45,7 @@ def run_for(idl, seconds, seqno):
     SEQNO (what a client does before it retries after "try again")."""
     deadline = time.time() + seconds
     while idl.change_seqno == seqno and time.time() < deadline:
-        idl.run()
-        poller = ovs.poller.Poller()
-        idl.wait(poller)
-        poller.timer_wait(100)
-        poller.block()
+        step(idl)
 
 
 def commit(idl, name):
@@ -57,16 +60,7 @@ def commit(idl, name):
             status.append(s)
             return True
         return False
-    deadline = time.time() + STEP
-    while not done():
-        if time.time() > deadline:
-            sys.exit("idl-client: %s: no commit status in %d s" % (name, STEP))
-        idl.run()
-        poller = ovs.poller.Poller()
-        idl.wait(poller)
-        txn.wait(poller)
-        poller.timer_wait(100)
-        poller.block()
+    run_until(idl, done, name + ": a commit status", txn)
     return status[0], txn.get_error()
 
 
