@@ -47,9 +47,23 @@ kill_and_back() {
     _l=$(wait_leader 60 $_rest) || { show_logs $all; exit 1; }
     echo "killed $1 ($2); leader $_l"
     more_acked "killing $1 ($2)"
+    for _n in $_rest; do
+        eval "_lines_$_n=\$(wc -l < $_n.log)"
+    done
     start_member $1 "$(prog_of $1)"
     wait_until 60 "$1 did not rejoin" is_member $1
     more_acked "restarting $1"
+    # Nothing was compacted: appends alone bring it up to date, however
+    # many pipelined appends it rejected while it was behind.
+    _sid=$(appctl $1 cluster/sid $DB | cut -c1-4)
+    for _n in $_rest; do
+        [ "$(prog_of $_n)" = "$OUR_SERVER" ] || continue
+        eval "_from=\$((_lines_$_n + 1))"
+        if tail -n +$_from $_n.log | grep "sending snapshot to server $_sid"
+        then
+            fail "$_n sent a snapshot to $1, which only lagged"
+        fi
+    done
 }
 kill_and_back $leader leader
 leader=$(wait_leader 30 $all)
