@@ -104,7 +104,8 @@ stop_clients() {
     cat idl.out
     echo "ovn-nbctl: $(count nb.acked) acknowledged in" \
         "$(count nb.acked.tried) attempts;" \
-        "$(grep -c 'transaction error' nbctl.err) transaction errors"
+        "$(grep -c 'transaction error' nbctl.err) transaction errors," \
+        "$(grep -c 'inconsistent IDL' nbctl.err) inconsistent-IDL resyncs"
 }
 
 # scenario KIND: the steps on a cluster of three KIND members, in ./KIND;
