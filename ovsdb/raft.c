@@ -919,9 +919,15 @@ handle_append_reply(struct raft *raft, const struct raft_append_reply *rpy)
         s->next_index = MAX(s->next_index, min_index);
         update_match_index(raft, s, min_index - 1);
     } else {
-        s->next_index = (s->next_index > 0
-                             ? MIN(s->next_index - 1, rpy->log_end)
-                             : 0);
+        if (rpy->prev_log_index >= s->next_index) {
+            /* A reply to a request sent before we backed off below it
+             * (appends are pipelined): what it says is known already.
+             * Backing off once per such reply would walk next_index far
+             * below the follower's log, resending everything each time. */
+            return;
+        }
+        /* The follower lacks entry prev_log_index, or it differs. */
+        s->next_index = MIN(rpy->prev_log_index, rpy->log_end);
         if (rpy->result == RAFT_APPEND_IO_ERROR) {
             static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
             VLOG_INFO_RL(&rl, "%s reported I/O error", s->nickname);

@@ -11,6 +11,10 @@ EXTRA_DIST += \
 	tests/client/ref-server.sh \
 	tests/client/remotes.sh \
 	tests/cluster-util.c \
+	tests/cluster/idl-client.py \
+	tests/cluster/idl.sh \
+	tests/cluster/kill-mixed.sh \
+	tests/cluster/kill-roles.sh \
 	tests/cluster/leave-kick.sh \
 	tests/cluster/lib.sh \
 	tests/cluster/members.sh \
@@ -248,6 +252,8 @@ EXTRA_DIST += \
 	tests/relay/basic-ref.sh \
 	tests/relay/catchup-ours.sh \
 	tests/relay/catchup-ref.sh \
+	tests/relay/cluster-mixed.sh \
+	tests/relay/cluster-ours.sh \
 	tests/relay/cluster-ref.sh \
 	tests/relay/lib.sh \
 	tests/relay/load-ours.sh \

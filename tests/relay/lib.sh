@@ -97,3 +97,31 @@ run_backup_refint() {
     expect_eq "$("$APPCTL" -t "$PWD/backup.ctl" ovsdb-server/sync-status)" \
         "state: active" "sync-status after the failed update"
 }
+
+# relay_on_cluster KIND KIND KIND: a 3-member cluster, one member of each
+# KIND (ours or ref, each made by its own tool; s1 creates it), and our
+# relay in front of all three on relay.sock; then the "cluster" scenario.
+relay_on_cluster() {
+    set -- "$1" "$2" "$3" "$(free_port)" "$(free_port)" "$(free_port)"
+    _members= _remotes= _first=
+    for _i in 1 2 3; do
+        eval "_kind=\$$_i _port=\$$((_i + 3))"
+        if [ "$_kind" = ref ]; then
+            _tool=$REF_OVSDB_TOOL _server=$REF_OVSDB_SERVER
+        else
+            _tool=ovsdb-tool _server=ovsdb-server
+        fi
+        if [ -z "$_first" ]; then
+            "$_tool" create-cluster s$_i.db "$SCHEMA" "tcp:127.0.0.1:$_port"
+            _first=tcp:127.0.0.1:$_port
+        else
+            "$_tool" join-cluster s$_i.db Example "tcp:127.0.0.1:$_port" \
+                "$_first"
+        fi
+        serve s$_i "$_server" s$_i.db
+        _members="$_members unix:$PWD/s$_i.sock=$PWD/s$_i.pid"
+        _remotes="$_remotes${_remotes:+,}unix:$PWD/s$_i.sock"
+    done
+    serve relay ovsdb-server "relay:Example:$_remotes"
+    run_relay_check cluster "unix:$PWD/relay.sock" $_members
+}

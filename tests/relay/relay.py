@@ -386,17 +386,40 @@ def find_leader(members):
     return None
 
 
+def apply_host_updates(view, updates):
+    """Applies monitor UPDATES (update2/3 form) of Host to VIEW, a dict
+    from row UUID to name, as an IDL would; fails where an IDL would find
+    itself inconsistent."""
+    for uuid, change in updates.get("Host", {}).items():
+        for kind, row in change.items():
+            if kind in ("initial", "insert"):
+                check(uuid not in view, "monitor: %s of existing row %s"
+                      % (kind, uuid))
+                view[uuid] = row.get("name", "")
+            elif kind == "delete":
+                check(uuid in view, "monitor: delete of unknown row " + uuid)
+                del view[uuid]
+            elif kind == "modify":
+                check(uuid in view, "monitor: modify of unknown row " + uuid)
+                if "name" in row:
+                    view[uuid] = row["name"]
+
+
 def cluster(relay_remote, *member_specs, seconds=4, after=20):
     """Writes through the relay to a 3-member cluster and kills the leader
     after a quarter of SECONDS; goes on writing for at least SECONDS and
     until AFTER inserts in a row have been acknowledged after the kill
     (however long the election takes): every acknowledged insert is in the
-    cluster exactly once, and the relay ends equal to it."""
+    cluster exactly once, and the relay ends equal to it, as does the view
+    of a client that monitored the relay all along."""
     members = [tuple(spec.split("=", 1)) for spec in member_specs]
     relay = wait_relay_ready(relay_remote)
     leader = None
     wait_until(lambda: find_leader(members) is not None, "a leader")
     writers = [rpc.Client(relay_remote, timeout=30) for _ in range(3)]
+    watcher = rpc.Client(relay_remote, timeout=30)
+    view = {}
+    apply_host_updates(view, monitor_since(watcher, "w")[2])
     acked, failed = set(), set()
     start = time.time()
     deadline = start + seconds + 120
@@ -440,6 +463,14 @@ def cluster(relay_remote, *member_specs, seconds=4, after=20):
     check(not set(names) - acked - failed, "rows nobody wrote")
     relay = wait_relay_ready(relay_remote)
     wait_same(up, relay, "relay to converge after the failover")
+    want = sorted(names)
+
+    def watcher_converged():
+        for note in watcher.no_notify(0.2):
+            if note.get("method") == "update3":
+                apply_host_updates(view, note["params"][2])
+        return sorted(view.values()) == want
+    wait_until(watcher_converged, "a monitor on the relay to converge")
     print("cluster: ok (%d acknowledged, %d failed)" % (len(acked),
                                                        len(failed)))
 
