@@ -1047,7 +1047,7 @@ cc_add(struct cc_rows *cc, const struct uuid *uuid,
     if (cc->n >= cc->allocated) {
         cc->rows = x2nrealloc(cc->rows, &cc->allocated, sizeof *cc->rows);
     }
-    cc->rows[cc->n++] = (struct cc_row) { *uuid, row };
+    cc->rows[cc->n++] = (struct cc_row){ *uuid, row };
 }
 
 static void
@@ -1117,8 +1117,9 @@ sort_columns(const struct monitor_table *mt, size_t *order)
 {
     for (size_t i = 0; i < mt->n_columns; i++) {
         size_t j = i;
-        while (j > 0 && strcmp(mt->columns[order[j - 1]]->name,
-                               mt->columns[i]->name) > 0) {
+        while (j > 0
+               && strcmp(mt->columns[order[j - 1]]->name, mt->columns[i]->name)
+                      > 0) {
             order[j] = order[j - 1];
             j--;
         }
@@ -1161,9 +1162,8 @@ struct cc_writer {
     struct ds *out;
     const struct ovsdb_monitor *old, *new;
     const struct monitor_table *omt, *nmt;
-    size_t *oorder, *norder;    /* From sort_columns(), or NULL until
-                                 * needed. */
-    size_t n_rows;              /* Row updates written so far. */
+    size_t *oorder, *norder; /* From sort_columns(), NULL until needed. */
+    size_t n_rows;           /* Row updates written so far. */
 };
 
 static void
@@ -1219,9 +1219,9 @@ cc_put_row(struct cc_writer *w, const struct cc_row *r)
  * first member), if any row enters or leaves.  Returns true if it wrote
  * something. */
 static bool
-cc_put_table(struct ds *out, const char *sep,
-             const struct ovsdb_monitor *old, const struct monitor_table *omt,
-             const struct ovsdb_monitor *new, const struct monitor_table *nmt)
+cc_put_table(struct ds *out, const char *sep, const struct ovsdb_monitor *old,
+             const struct monitor_table *omt, const struct ovsdb_monitor *new,
+             const struct monitor_table *nmt)
 {
     /* A row enters or leaves only if it matches a clause that one
      * condition has and the other lacks; with an empty condition (every
@@ -1250,7 +1250,11 @@ cc_put_table(struct ds *out, const char *sep,
     ds_put_cstr(out, ":{");
 
     struct cc_writer w = {
-        .out = out, .old = old, .new = new, .omt = omt, .nmt = nmt,
+        .out = out,
+        .old = old,
+        .new = new,
+        .omt = omt,
+        .nmt = nmt,
     };
     for (size_t k = 0; k < cc.n; k++) {
         cc_put_row(&w, &cc.rows[k]);
@@ -1279,19 +1283,17 @@ compare_cc_tables(const void *a_, const void *b_)
 }
 
 bool
-ovsdb_monitor_put_cond_change(struct ds *out,
-                              const struct ovsdb_monitor *old,
+ovsdb_monitor_put_cond_change(struct ds *out, const struct ovsdb_monitor *old,
                               const struct ovsdb_monitor *new)
 {
     /* The tables whose condition changed, by name. */
-    struct cc_table *tables = xmalloc(MAX(new->n_tables, 1)
-                                      * sizeof *tables);
+    struct cc_table *tables = xmalloc(MAX(new->n_tables, 1) * sizeof *tables);
     size_t n = 0;
     for (size_t i = 0; i < new->n_tables; i++) {
         const struct monitor_table *omt = old->tables[i];
         const struct monitor_table *nmt = new->tables[i];
         if (omt && nmt && !ovsdb_condition_equals(&omt->cond, &nmt->cond)) {
-            tables[n++] = (struct cc_table) { omt, nmt };
+            tables[n++] = (struct cc_table){ omt, nmt };
         }
     }
     qsort(tables, n, sizeof *tables, compare_cc_tables);

@@ -762,7 +762,8 @@ handle_monitor_cond_change(struct ovsdb_session *s,
     if (version == OVSDB_MONITOR_V3) {
         char uuid_s[UUID_LEN + 1];
         uuid_to_string(ovsdb_monitor_hub_get_last_txn_id(
-                           ovsdb_monitor_get_hub(new_m)), uuid_s);
+                           ovsdb_monitor_get_hub(new_m)),
+                       uuid_s);
         ds_put_format(&note, ",\"%s\"", uuid_s);
     }
     ds_put_char(&note, ',');
