@@ -485,8 +485,28 @@ index_history(const struct ovsdb_monitor_hub *hub, struct monitor_index *ix,
     }
 }
 
-/* Takes an index for each [column, "==", value] clause of 'mt''s
- * condition, and watches the clause's value for 'm'. */
+/* Returns true if clause 'c' can be answered by an index: [column, "==",
+ * value], or [column, "includes", one element] (a column of at most one
+ * value has it if it equals it; a set through an index by elements).
+ * Sets '*elements' for the latter. */
+static bool
+clause_indexable(const struct ovsdb_clause *c, bool *elements)
+{
+    *elements = false;
+    if (!c->column) {
+        return false;
+    } else if (c->function == OVSDB_F_EQ) {
+        return true;
+    } else if (c->function == OVSDB_F_INCLUDES && c->arg.n == 1
+               && !ovsdb_type_is_map(&c->column->type)) {
+        *elements = c->column->type.n_max > 1;
+        return true;
+    }
+    return false;
+}
+
+/* Takes an index for each indexable clause (see clause_indexable()) of
+ * 'mt''s condition, and watches the clause's value for 'm'. */
 static void
 attach_indexes(struct ovsdb_monitor_hub *hub, struct ovsdb_monitor *m,
                struct monitor_table *mt)
@@ -499,10 +519,12 @@ attach_indexes(struct ovsdb_monitor_hub *hub, struct ovsdb_monitor *m,
     mt->indexed = true;
     for (size_t i = 0; i < cond->n_clauses; i++) {
         const struct ovsdb_clause *c = &cond->clauses[i];
-        if (c->function == OVSDB_F_EQ && c->column) {
+        bool elements;
+        if (clause_indexable(c, &elements)) {
             bool created;
             mt->clause_index[i] = monitor_index_ref(hub->indexes, mt->table,
-                                                    c->column, &created);
+                                                    c->column, elements,
+                                                    &created);
             if (created && hub->history_on) {
                 index_history(hub, mt->clause_index[i], mt->table);
             }
