@@ -3,14 +3,30 @@
  * Registrations accumulate in a growable pollfd array, one entry per fd,
  * and a single earliest deadline.  Per fd number, 'fds' records where the
  * fd's entry is (to merge events registered twice) and what the last
- * poll() reported, both stamped with the generation of poll_block() they
- * belong to, so nothing has to be cleared between polls. */
+ * poll reported, both stamped with the generation of poll_block() they
+ * belong to, so nothing has to be cleared between polls.
+ *
+ * On Linux the wait itself is epoll(7): a server with a thousand idle
+ * clients registers the same thousand fds for the same events every pass,
+ * and poll(2) would have the kernel look at each of them every time.  The
+ * epoll set instead keeps each fd registered across passes; poll_block()
+ * compares this pass's registrations with the set and changes only what
+ * differs (an fd not registered this pass leaves the set, so a client we
+ * do not read from cannot wake us).  The set knows fds by number: an fd
+ * that is closed and whose number is reused between two passes must be
+ * poll_fd_forget()ten when closed (the streams do).  As a safety net the
+ * whole set is checked again every RESYNC_MSEC.  poll(2) remains the
+ * fallback if epoll is unavailable. */
 #include <config.h>
 #include "lib/poll-loop.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/epoll.h>
+#endif
 #include "lib/allocator.h"
 #include "lib/fatal-signal.h"
 #include "lib/timeval.h"
@@ -30,6 +46,8 @@ struct fd_state {
     unsigned int polled_gen;    /* == poll_gen: 'maybe' is valid. */
     size_t index;               /* Entry in 'pollfds'. */
     short int maybe;            /* Events that may be ready. */
+    short int in_set;           /* Events the epoll set has, 0 if none. */
+    size_t set_index;           /* If 'in_set': entry in 'set_fds'. */
 };
 static struct fd_state *fds;    /* Indexed by fd. */
 static size_t n_fds;
@@ -47,6 +65,175 @@ get_fd_state(int fd)
     return &fds[fd];
 }
 
+#ifdef __linux__
+/* The epoll set: -1 before first use, -2 if epoll is unavailable. */
+static int epoll_fd = -1;
+static pid_t epoll_pid; /* A forked child makes its own set. */
+static int *set_fds;    /* The fds in the set. */
+static size_t n_set_fds, allocated_set_fds;
+static struct epoll_event *events;
+static size_t allocated_events;
+static long long next_resync;
+
+/* Checks the whole set again this often (msec): see the top. */
+#define RESYNC_MSEC 10000
+
+static void
+set_remove(int fd)
+{
+    struct fd_state *st = &fds[fd];
+    size_t i = st->set_index;
+    set_fds[i] = set_fds[--n_set_fds];
+    fds[set_fds[i]].set_index = i;
+    st->in_set = 0;
+}
+
+/* Makes the set have 'fd' for 'ev' (POLLIN, POLLOUT).  'force' rewrites
+ * the registration even if the set seems to have it.  Returns false if
+ * epoll cannot watch 'fd' (then poll_block() must not sleep). */
+static bool
+set_update(int fd, short int ev, bool force)
+{
+    struct fd_state *st = &fds[fd];
+    if (st->in_set == ev && !force) {
+        return true;
+    }
+    struct epoll_event e = {
+        .events = ((ev & POLLIN ? EPOLLIN : 0) | (ev & POLLOUT ? EPOLLOUT : 0)
+                   | (ev & POLLPRI ? EPOLLPRI : 0)),
+        .data.fd = fd,
+    };
+    int op = st->in_set ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+    if (epoll_ctl(epoll_fd, op, fd, &e) && op == EPOLL_CTL_MOD
+        && errno == ENOENT) {
+        /* Closed and reused behind our back. */
+        op = EPOLL_CTL_ADD;
+    }
+    if (op == EPOLL_CTL_ADD && epoll_ctl(epoll_fd, op, fd, &e)
+        && errno != EEXIST) {
+        if (st->in_set) {
+            set_remove(fd);
+        }
+        return false;
+    }
+    if (!st->in_set) {
+        if (n_set_fds >= allocated_set_fds) {
+            set_fds = x2nrealloc(set_fds, &allocated_set_fds, sizeof *set_fds);
+        }
+        st->set_index = n_set_fds;
+        set_fds[n_set_fds++] = fd;
+    }
+    st->in_set = ev;
+    return true;
+}
+
+static void
+set_forget(int fd)
+{
+    if (epoll_fd >= 0 && fds[fd].in_set) {
+        epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, NULL);
+        set_remove(fd);
+    }
+}
+
+/* Opens the set if needed.  Returns false if epoll is unavailable. */
+static bool
+set_open(void)
+{
+    pid_t pid = getpid();
+    if (epoll_fd >= 0 && epoll_pid != pid) {
+        /* Forked: the set is shared with the parent; make our own. */
+        close(epoll_fd);
+        epoll_fd = -1;
+        for (size_t i = 0; i < n_set_fds; i++) {
+            fds[set_fds[i]].in_set = 0;
+        }
+        n_set_fds = 0;
+    }
+    if (epoll_fd == -1) {
+        epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+        if (epoll_fd < 0) {
+            VLOG_WARN("epoll_create1: %s (using poll)", ovs_strerror(errno));
+            epoll_fd = -2;
+        }
+        epoll_pid = pid;
+    }
+    return epoll_fd >= 0;
+}
+
+/* Waits as poll(pollfds, n_pollfds, timeout) would, with the epoll set,
+ * and leaves in each entry's 'revents' what it reported.  Returns what
+ * poll() would. */
+static int
+epoll_block(int timeout)
+{
+    long long now = time_msec();
+    bool resync = now >= next_resync;
+    if (resync) {
+        next_resync = now + RESYNC_MSEC;
+    }
+
+    /* The set loses the fds not registered this pass... */
+    for (size_t i = 0; i < n_set_fds;) {
+        int fd = set_fds[i];
+        if (fds[fd].wait_gen != poll_gen) {
+            set_forget(fd);
+        } else {
+            i++;
+        }
+    }
+    /* ...and gains or changes the others. */
+    bool unwatchable = false;
+    for (size_t i = 0; i < n_pollfds; i++) {
+        struct pollfd *p = &pollfds[i];
+        p->revents = 0;
+        if (p->fd >= 0 && !set_update(p->fd, p->events, resync)) {
+            /* poll() would report it at once (POLLNVAL for a bad fd; a
+             * regular file is always ready). */
+            p->revents = errno == EBADF ? POLLNVAL : p->events;
+            unwatchable = true;
+        }
+    }
+    if (unwatchable) {
+        timeout = 0;
+    } else if (n_set_fds && (timeout < 0 || timeout > RESYNC_MSEC)) {
+        timeout = RESYNC_MSEC;
+    }
+
+    if (allocated_events < MAX(n_set_fds, 1)) {
+        allocated_events = MAX(n_set_fds, 16) * 2;
+        free(events);
+        events = xmalloc(allocated_events * sizeof *events);
+    }
+    int n = epoll_wait(epoll_fd, events, (int) allocated_events, timeout);
+    if (n < 0) {
+        return -1;
+    }
+    int retval = 0;
+    for (size_t i = 0; i < n_pollfds; i++) {
+        retval += pollfds[i].revents != 0;
+    }
+    for (int i = 0; i < n; i++) {
+        int fd = events[i].data.fd;
+        if (fd < 0 || (size_t) fd >= n_fds || fds[fd].wait_gen != poll_gen) {
+            continue;
+        }
+        uint32_t e = events[i].events;
+        struct pollfd *p = &pollfds[fds[fd].index];
+        short int r = ((e & EPOLLIN ? POLLIN : 0)
+                       | (e & EPOLLOUT ? POLLOUT : 0)
+                       | (e & EPOLLPRI ? POLLPRI : 0)
+                       | (e & EPOLLERR ? POLLERR : 0)
+                       | (e & EPOLLHUP ? POLLHUP : 0));
+        if (r && !p->revents) {
+            retval++;
+        }
+        p->revents |= r;
+    }
+    return retval;
+}
+#endif /* __linux__ */
+
 bool
 poll_fd_may_be_ready(int fd, short int events)
 {
@@ -61,6 +248,9 @@ poll_fd_forget(int fd)
 {
     if (fd >= 0 && (size_t) fd < n_fds) {
         fds[fd].polled_gen = 0;
+#ifdef __linux__
+        set_forget(fd);
+#endif
     }
 }
 
@@ -123,7 +313,15 @@ poll_block(void)
         timeout = msec > INT_MAX ? INT_MAX : (int) msec;
     }
 
-    int retval = poll(pollfds, n_pollfds, timeout);
+    int retval;
+#ifdef __linux__
+    if (set_open()) {
+        retval = epoll_block(timeout);
+    } else
+#endif
+    {
+        retval = poll(pollfds, n_pollfds, timeout);
+    }
     if (retval < 0 && errno != EINTR) {
         static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
         VLOG_ERR_RL(&rl, "poll: %s", ovs_strerror(errno));
@@ -131,7 +329,9 @@ poll_block(void)
 
     if (++poll_gen == 0) {
         /* Wrapped around: stale stamps could match again. */
-        memset(fds, 0, n_fds * sizeof *fds);
+        for (size_t i = 0; i < n_fds; i++) {
+            fds[i].wait_gen = fds[i].polled_gen = 0;
+        }
         poll_gen = 1;
     }
     if (retval >= 0) {

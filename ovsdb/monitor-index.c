@@ -3,6 +3,7 @@
 
 #include "ovsdb/monitor-index.h"
 
+#include <limits.h>
 #include <string.h>
 #include "lib/allocator.h"
 #include "lib/hash.h"
@@ -45,6 +46,8 @@ struct monitor_index {
     struct hmap_node node;      /* In set's 'indexes'. */
     const struct ovsdb_table *table;
     const struct ovsdb_column *column;
+    /* By each element of a set (see monitor-index.h). */
+    bool elements;
     unsigned int n_refs;
     long long idle_since;       /* time_msec() when 'n_refs' became 0. */
     struct hmap values;         /* Contains "struct index_value"s. */
@@ -155,44 +158,91 @@ row_value(const struct monitor_index *ix, const struct ovsdb_row *row)
     return &row->fields[ix->column->index];
 }
 
+/* The values 'row' is indexed under: its column's value, or for an index
+ * by elements each element as a one-element set (none if empty). */
+static unsigned int
+n_row_values(const struct monitor_index *ix, const struct ovsdb_row *row)
+{
+    return ix->elements ? row_value(ix, row)->n : 1;
+}
+
+/* The same for one side of a change: none if 'row' is NULL. */
+static unsigned int
+n_change_values(const struct monitor_index *ix, const struct ovsdb_row *row)
+{
+    return row ? n_row_values(ix, row) : 0;
+}
+
+/* The i-th of those values: a shallow copy, valid while 'row' is. */
+static struct ovsdb_datum
+row_value_i(const struct monitor_index *ix, const struct ovsdb_row *row,
+            unsigned int i)
+{
+    const struct ovsdb_datum *d = row_value(ix, row);
+    if (!ix->elements) {
+        return *d;
+    }
+    return (struct ovsdb_datum){ .n = 1, .keys = &d->keys[i] };
+}
+
+/* True if 'row' is indexed under 'value' (one of another row's values). */
+static bool
+row_has_value(const struct monitor_index *ix, const struct ovsdb_row *row,
+              const struct ovsdb_datum *value)
+{
+    const struct ovsdb_datum *d = row_value(ix, row);
+    if (!ix->elements) {
+        return ovsdb_datum_equals(d, value, &ix->column->type);
+    }
+    return (ovsdb_datum_find_key(d, &value->keys[0], ix->column->type.key.type)
+            != UINT_MAX);
+}
+
 static void
 add_row(struct monitor_index *ix, const struct ovsdb_row *row)
 {
-    struct index_value *v = get_value(ix, row_value(ix, row));
-    struct index_row *r = xmalloc(sizeof *r);
-    r->uuid = *ovsdb_row_get_uuid(row);
-    hmap_insert(&v->rows, &r->node, uuid_hash(&r->uuid));
+    for (unsigned int i = 0; i < n_row_values(ix, row); i++) {
+        struct ovsdb_datum value = row_value_i(ix, row, i);
+        struct index_value *v = get_value(ix, &value);
+        struct index_row *r = xmalloc(sizeof *r);
+        r->uuid = *ovsdb_row_get_uuid(row);
+        hmap_insert(&v->rows, &r->node, uuid_hash(&r->uuid));
+    }
 }
 
 static void
 remove_row(struct monitor_index *ix, const struct ovsdb_row *row)
 {
-    const struct ovsdb_datum *value = row_value(ix, row);
-    struct index_value *v = find_value(ix, value, value_hash(ix, value));
-    if (!v) {
-        return;
-    }
-    const struct uuid *uuid = ovsdb_row_get_uuid(row);
-    struct index_row *r;
-    HMAP_FOR_EACH_WITH_HASH (r, node, uuid_hash(uuid), &v->rows) {
-        if (uuid_equals(&r->uuid, uuid)) {
-            hmap_remove(&v->rows, &r->node);
-            free(r);
-            break;
+    for (unsigned int i = 0; i < n_row_values(ix, row); i++) {
+        struct ovsdb_datum value = row_value_i(ix, row, i);
+        struct index_value *v = find_value(ix, &value, value_hash(ix, &value));
+        if (!v) {
+            continue;
         }
+        const struct uuid *uuid = ovsdb_row_get_uuid(row);
+        struct index_row *r;
+        HMAP_FOR_EACH_WITH_HASH (r, node, uuid_hash(uuid), &v->rows) {
+            if (uuid_equals(&r->uuid, uuid)) {
+                hmap_remove(&v->rows, &r->node);
+                free(r);
+                break;
+            }
+        }
+        maybe_free_value(ix, v);
     }
-    maybe_free_value(ix, v);
 }
 
 struct monitor_index *
 monitor_index_ref(struct monitor_index_set *set,
                   const struct ovsdb_table *table,
-                  const struct ovsdb_column *column, bool *created)
+                  const struct ovsdb_column *column, bool elements,
+                  bool *created)
 {
     uint32_t hash = index_hash(table, column);
     struct monitor_index *ix;
     HMAP_FOR_EACH_WITH_HASH (ix, node, hash, &set->indexes) {
-        if (ix->table == table && ix->column == column) {
+        if (ix->table == table && ix->column == column
+            && ix->elements == elements) {
             ix->n_refs++;
             *created = false;
             return ix;
@@ -202,6 +252,7 @@ monitor_index_ref(struct monitor_index_set *set,
     ix = xzalloc(sizeof *ix);
     ix->table = table;
     ix->column = column;
+    ix->elements = elements;
     ix->n_refs = 1;
     hmap_init(&ix->values);
     const struct ovsdb_row *row;
@@ -287,13 +338,16 @@ monitor_index_add_history(struct monitor_index *ix,
                           const struct ovsdb_row *new,
                           unsigned long long serial, const void *change)
 {
-    if (old) {
-        add_ref(ix, row_value(ix, old), serial, change);
+    /* Once per value the change reaches. */
+    for (unsigned int i = 0; i < n_change_values(ix, old); i++) {
+        struct ovsdb_datum value = row_value_i(ix, old, i);
+        add_ref(ix, &value, serial, change);
     }
-    if (new && (!old || !ovsdb_datum_equals(row_value(ix, old),
-                                            row_value(ix, new),
-                                            &ix->column->type))) {
-        add_ref(ix, row_value(ix, new), serial, change);
+    for (unsigned int i = 0; i < n_change_values(ix, new); i++) {
+        struct ovsdb_datum value = row_value_i(ix, new, i);
+        if (!old || !row_has_value(ix, old, &value)) {
+            add_ref(ix, &value, serial, change);
+        }
     }
 }
 
@@ -338,11 +392,13 @@ monitor_index_set_trim_history(struct monitor_index_set *set,
     struct monitor_index *ix;
     HMAP_FOR_EACH (ix, node, &set->indexes) {
         if (ix->table == table) {
-            if (old) {
-                trim_value(ix, row_value(ix, old), serial);
+            for (unsigned int i = 0; i < n_change_values(ix, old); i++) {
+                struct ovsdb_datum value = row_value_i(ix, old, i);
+                trim_value(ix, &value, serial);
             }
-            if (new) {
-                trim_value(ix, row_value(ix, new), serial);
+            for (unsigned int i = 0; i < n_change_values(ix, new); i++) {
+                struct ovsdb_datum value = row_value_i(ix, new, i);
+                trim_value(ix, &value, serial);
             }
         }
     }
@@ -421,10 +477,10 @@ monitor_index_unwatch(struct monitor_index *ix,
 }
 
 static void
-report_watchers(const struct monitor_index *ix, const struct ovsdb_row *row,
+report_watchers(const struct monitor_index *ix,
+                const struct ovsdb_datum *value,
                 void (*cb)(void *watcher, void *aux), void *aux)
 {
-    const struct ovsdb_datum *value = row_value(ix, row);
     const struct index_value *v = find_value(ix, value,
                                              value_hash(ix, value));
     for (size_t i = 0; v && i < v->n_watchers; i++) {
@@ -442,14 +498,17 @@ monitor_index_set_for_each_watcher(struct monitor_index_set *set,
 {
     struct monitor_index *ix;
     HMAP_FOR_EACH (ix, node, &set->indexes) {
-        if (ix->table == table) {
-            if (old) {
-                report_watchers(ix, old, cb, aux);
-            }
-            if (new && (!old || !ovsdb_datum_equals(row_value(ix, old),
-                                                    row_value(ix, new),
-                                                    &ix->column->type))) {
-                report_watchers(ix, new, cb, aux);
+        if (ix->table != table) {
+            continue;
+        }
+        for (unsigned int i = 0; i < n_change_values(ix, old); i++) {
+            struct ovsdb_datum value = row_value_i(ix, old, i);
+            report_watchers(ix, &value, cb, aux);
+        }
+        for (unsigned int i = 0; i < n_change_values(ix, new); i++) {
+            struct ovsdb_datum value = row_value_i(ix, new, i);
+            if (!old || !row_has_value(ix, old, &value)) {
+                report_watchers(ix, &value, cb, aux);
             }
         }
     }

@@ -13,6 +13,9 @@
  *     its condition can see; and
  *   - the watchers (shapes) whose conditions test it, so that a commit
  *     composes updates only for the shapes its rows can show.
+ * An index "by elements" of a set column (for [column, "includes", set of
+ * one element]) has each element, as a set of one, as a value instead:
+ * a row is under each of its elements, an empty set under none.
  *
  * A hub owns one set of indexes; monitors take a reference on the indexes
  * their conditions use.  The set's owner keeps it up to date: every
@@ -38,14 +41,15 @@ struct monitor_index_set *monitor_index_set_create(void);
 /* Frees the set and every index still in it.  NULL is fine. */
 void monitor_index_set_destroy(struct monitor_index_set *);
 
-/* Returns the index of 'column' of 'table' with one more reference,
+/* Returns the index of 'column' of 'table' (by elements if 'elements')
+ * with one more reference,
  * creating it from the table's rows if needed ('*created' tells; the
  * caller then adds the history's changes with monitor_index_add_history()).
  * 'table' and 'column' are borrowed: they must outlive the index. */
 struct monitor_index *monitor_index_ref(struct monitor_index_set *,
                                         const struct ovsdb_table *table,
                                         const struct ovsdb_column *column,
-                                        bool *created);
+                                        bool elements, bool *created);
 /* Releases a reference.  NULL ok.  An index without references is kept
  * up to date for a while (a client that comes back finds it), then freed
  * by monitor_index_set_expire(), which the owner calls now and then. */
@@ -82,7 +86,8 @@ void monitor_index_set_trim_history(struct monitor_index_set *,
                                     unsigned long long serial);
 
 /* Calls 'cb(uuid, aux)' for every row of the index's table whose column
- * equals 'value' (borrowed). */
+ * equals 'value' (borrowed), or has it as an element for an index by
+ * elements. */
 void monitor_index_for_each_row(const struct monitor_index *,
                                 const struct ovsdb_datum *value,
                                 void (*cb)(const struct uuid *, void *aux),

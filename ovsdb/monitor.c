@@ -485,8 +485,28 @@ index_history(const struct ovsdb_monitor_hub *hub, struct monitor_index *ix,
     }
 }
 
-/* Takes an index for each [column, "==", value] clause of 'mt''s
- * condition, and watches the clause's value for 'm'. */
+/* Returns true if clause 'c' can be answered by an index: [column, "==",
+ * value], or [column, "includes", one element] (a column of at most one
+ * value has it if it equals it; a set through an index by elements).
+ * Sets '*elements' for the latter. */
+static bool
+clause_indexable(const struct ovsdb_clause *c, bool *elements)
+{
+    *elements = false;
+    if (!c->column) {
+        return false;
+    } else if (c->function == OVSDB_F_EQ) {
+        return true;
+    } else if (c->function == OVSDB_F_INCLUDES && c->arg.n == 1
+               && !ovsdb_type_is_map(&c->column->type)) {
+        *elements = c->column->type.n_max > 1;
+        return true;
+    }
+    return false;
+}
+
+/* Takes an index for each indexable clause (see clause_indexable()) of
+ * 'mt''s condition, and watches the clause's value for 'm'. */
 static void
 attach_indexes(struct ovsdb_monitor_hub *hub, struct ovsdb_monitor *m,
                struct monitor_table *mt)
@@ -499,10 +519,12 @@ attach_indexes(struct ovsdb_monitor_hub *hub, struct ovsdb_monitor *m,
     mt->indexed = true;
     for (size_t i = 0; i < cond->n_clauses; i++) {
         const struct ovsdb_clause *c = &cond->clauses[i];
-        if (c->function == OVSDB_F_EQ && c->column) {
+        bool elements;
+        if (clause_indexable(c, &elements)) {
             bool created;
             mt->clause_index[i] = monitor_index_ref(hub->indexes, mt->table,
-                                                    c->column, &created);
+                                                    c->column, elements,
+                                                    &created);
             if (created && hub->history_on) {
                 index_history(hub, mt->clause_index[i], mt->table);
             }
@@ -1020,13 +1042,79 @@ cond_has_clause(const struct ovsdb_condition *cond,
     return false;
 }
 
-/* Adds to 'cands' the rows that the clauses of 'mt' that 'other' lacks
+/* Condition changes.
+ *
+ * The update a condition change causes is written straight to JSON text,
+ * without a json_t tree: a client that adds a chassis to its condition
+ * may bring in hundreds of rows, and a thousand clients do that at once.
+ * The text is what jsonx_put() would print of the tree: objects' members
+ * in strcmp() order (tables by name, rows by UUID, columns by name). */
+
+/* A row that may enter or leave the client's view. */
+struct cc_row {
+    struct uuid uuid;
+    const struct ovsdb_row *row;
+};
+
+struct cc_rows {
+    const struct ovsdb_table *table;
+    struct cc_row *rows;
+    size_t n, allocated;
+};
+
+static void
+cc_add(struct cc_rows *cc, const struct uuid *uuid,
+       const struct ovsdb_row *row)
+{
+    if (cc->n >= cc->allocated) {
+        cc->rows = x2nrealloc(cc->rows, &cc->allocated, sizeof *cc->rows);
+    }
+    cc->rows[cc->n++] = (struct cc_row){ *uuid, row };
+}
+
+static void
+cc_add_indexed(const struct uuid *uuid, void *cc_)
+{
+    struct cc_rows *cc = cc_;
+    const struct ovsdb_row *row = ovsdb_table_find_row(cc->table, uuid);
+    if (row) {
+        cc_add(cc, uuid, row);
+    }
+}
+
+/* UUID order is the order of their strings (fixed-width lowercase hex of
+ * the parts, most significant first). */
+static int
+compare_cc_rows(const void *a_, const void *b_)
+{
+    const struct cc_row *a = a_, *b = b_;
+    return uuid_compare_3way(&a->uuid, &b->uuid);
+}
+
+/* Sorts 'cc' by UUID and removes duplicates (a row that several clauses
+ * match). */
+static void
+cc_sort_unique(struct cc_rows *cc)
+{
+    if (cc->n < 2) {
+        return;
+    }
+    qsort(cc->rows, cc->n, sizeof *cc->rows, compare_cc_rows);
+    size_t n = 1;
+    for (size_t i = 1; i < cc->n; i++) {
+        if (cc->rows[i].row != cc->rows[n - 1].row) {
+            cc->rows[n++] = cc->rows[i];
+        }
+    }
+    cc->n = n;
+}
+
+/* Adds to 'cc' the rows that the clauses of 'mt' that 'other' lacks
  * match.  Returns false if one of those clauses has no index (then only a
  * scan finds them). */
 static bool
 add_differing_rows(const struct monitor_table *mt,
-                   const struct monitor_table *other,
-                   struct candidates *cands)
+                   const struct monitor_table *other, struct cc_rows *cc)
 {
     for (size_t i = 0; i < mt->cond.n_clauses; i++) {
         const struct ovsdb_clause *c = &mt->cond.clauses[i];
@@ -1039,71 +1127,212 @@ add_differing_rows(const struct monitor_table *mt,
         if (!mt->clause_index || !mt->clause_index[i]) {
             return false;
         }
-        add_clause_rows(mt, i, cands);
+        monitor_index_for_each_row(mt->clause_index[i], &c->arg,
+                                   cc_add_indexed, cc);
     }
     return true;
 }
 
-/* Puts into 'updates' the change that row 'row' makes to a client going
- * from 'omt' to 'nmt'. */
+/* Fills 'order' with the indexes of 'mt''s columns sorted by name. */
 static void
-put_cond_change_row(json_t *updates, const struct ovsdb_monitor *old,
-                    const struct monitor_table *omt,
-                    const struct ovsdb_monitor *new,
-                    const struct monitor_table *nmt,
-                    const struct ovsdb_row *row)
+sort_columns(const struct monitor_table *mt, size_t *order)
 {
-    bool was = row_matches(omt, row);
-    bool is = row_matches(nmt, row);
-    if (was != is) {
-        /* Entering rows are inserted with the new shape's columns, leaving
-         * rows deleted in the old shape's terms. */
-        json_t *ru = (is
-                      ? row_update(new, nmt, NULL, row, NULL)
-                      : row_update(old, omt, row, NULL, NULL));
-        if (ru) {
-            put_row_update(updates, nmt->table, ovsdb_row_get_uuid(row), ru);
+    for (size_t i = 0; i < mt->n_columns; i++) {
+        size_t j = i;
+        while (j > 0
+               && strcmp(mt->columns[order[j - 1]]->name, mt->columns[i]->name)
+                      > 0) {
+            order[j] = order[j - 1];
+            j--;
         }
+        order[j] = i;
     }
 }
 
-json_t *
-ovsdb_monitor_get_cond_change(const struct ovsdb_monitor *old,
+/* Writes the JSON object that row_to_json() would return, with the
+ * columns in 'order' (from sort_columns()). */
+static void
+put_row_text(struct ds *out, const struct monitor_table *mt,
+             const size_t *order, const struct ovsdb_row *row,
+             unsigned int sel, bool skip_default)
+{
+    bool first = true;
+    ds_put_char(out, '{');
+    for (size_t k = 0; k < mt->n_columns; k++) {
+        size_t i = order[k];
+        const struct ovsdb_column *c = mt->columns[i];
+        if (!(mt->column_select[i] & sel)) {
+            continue;
+        }
+        const struct ovsdb_datum *d = &row->fields[c->index];
+        if (skip_default && ovsdb_datum_is_default(d, &c->type)) {
+            continue;
+        }
+        if (!first) {
+            ds_put_char(out, ',');
+        }
+        first = false;
+        jsonx_put_string(out, c->name, strlen(c->name));
+        ds_put_char(out, ':');
+        ovsdb_datum_put_json(out, d, &c->type);
+    }
+    ds_put_char(out, '}');
+}
+
+/* The text of one table's part of a condition change's update. */
+struct cc_writer {
+    struct ds *out;
+    const struct ovsdb_monitor *old, *new;
+    const struct monitor_table *omt, *nmt;
+    size_t *oorder, *norder; /* From sort_columns(), NULL until needed. */
+    size_t n_rows;           /* Row updates written so far. */
+};
+
+static void
+cc_put_uuid_key(struct cc_writer *w, const struct uuid *uuid)
+{
+    if (w->n_rows++) {
+        ds_put_char(w->out, ',');
+    }
+    char *p = ds_put_uninit(w->out, UUID_LEN + 3);
+    p[0] = '"';
+    uuid_to_string(uuid, p + 1);
+    p[UUID_LEN + 1] = '"';
+    p[UUID_LEN + 2] = ':';
+}
+
+/* Writes the row update that 'row' causes, if it enters or leaves: as
+ * row_update() would, entering rows inserted with the new shape's
+ * columns, leaving rows deleted in the old shape's terms. */
+static void
+cc_put_row(struct cc_writer *w, const struct cc_row *r)
+{
+    bool was = row_matches(w->omt, r->row);
+    bool is = row_matches(w->nmt, r->row);
+    if (was == is) {
+        return;
+    }
+    const struct monitor_table *mt = is ? w->nmt : w->omt;
+    bool v1 = (is ? w->new : w->old)->version == OVSDB_MONITOR_V1;
+    if (is ? !mt->insert : !mt->delete) {
+        return;
+    }
+    size_t **orderp = is ? &w->norder : &w->oorder;
+    if (!*orderp && (is || v1)) {
+        *orderp = xmalloc(MAX(mt->n_columns, 1) * sizeof **orderp);
+        sort_columns(mt, *orderp);
+    }
+
+    cc_put_uuid_key(w, &r->uuid);
+    if (is) {
+        ds_put_cstr(w->out, v1 ? "{\"new\":" : "{\"insert\":");
+        put_row_text(w->out, mt, *orderp, r->row, SEL_INSERT, !v1);
+        ds_put_char(w->out, '}');
+    } else if (v1) {
+        ds_put_cstr(w->out, "{\"old\":");
+        put_row_text(w->out, mt, *orderp, r->row, SEL_DELETE, false);
+        ds_put_char(w->out, '}');
+    } else {
+        ds_put_cstr(w->out, "{\"delete\":null}");
+    }
+}
+
+/* Writes the "TABLE":{...} member for table 'i' after 'sep' (NULL: the
+ * first member), if any row enters or leaves.  Returns true if it wrote
+ * something. */
+static bool
+cc_put_table(struct ds *out, const char *sep, const struct ovsdb_monitor *old,
+             const struct monitor_table *omt, const struct ovsdb_monitor *new,
+             const struct monitor_table *nmt)
+{
+    /* A row enters or leaves only if it matches a clause that one
+     * condition has and the other lacks; with an empty condition (every
+     * row) only a scan knows. */
+    struct cc_rows cc = { .table = nmt->table };
+    bool indexed = (omt->cond.n_clauses && nmt->cond.n_clauses
+                    && add_differing_rows(nmt, omt, &cc)
+                    && add_differing_rows(omt, nmt, &cc));
+    if (!indexed) {
+        cc.n = 0;
+        const struct ovsdb_row *row;
+        OVSDB_TABLE_FOR_EACH_ROW (row, nmt->table) {
+            if (row_matches(omt, row) != row_matches(nmt, row)) {
+                cc_add(&cc, ovsdb_row_get_uuid(row), row);
+            }
+        }
+    }
+    cc_sort_unique(&cc);
+
+    size_t start = out->length;
+    if (sep) {
+        ds_put_cstr(out, sep);
+    }
+    const char *name = nmt->table->schema->name;
+    jsonx_put_string(out, name, strlen(name));
+    ds_put_cstr(out, ":{");
+
+    struct cc_writer w = {
+        .out = out,
+        .old = old,
+        .new = new,
+        .omt = omt,
+        .nmt = nmt,
+    };
+    for (size_t k = 0; k < cc.n; k++) {
+        cc_put_row(&w, &cc.rows[k]);
+    }
+    free(cc.rows);
+    free(w.oorder);
+    free(w.norder);
+    if (!w.n_rows) {
+        ds_truncate(out, start);
+        return false;
+    }
+    ds_put_char(out, '}');
+    return true;
+}
+
+/* A table whose condition changed. */
+struct cc_table {
+    const struct monitor_table *omt, *nmt;
+};
+
+static int
+compare_cc_tables(const void *a_, const void *b_)
+{
+    const struct cc_table *a = a_, *b = b_;
+    return strcmp(a->nmt->table->schema->name, b->nmt->table->schema->name);
+}
+
+bool
+ovsdb_monitor_put_cond_change(struct ds *out, const struct ovsdb_monitor *old,
                               const struct ovsdb_monitor *new)
 {
-    json_t *updates = json_object();
+    /* The tables whose condition changed, by name. */
+    struct cc_table *tables = xmalloc(MAX(new->n_tables, 1) * sizeof *tables);
+    size_t n = 0;
     for (size_t i = 0; i < new->n_tables; i++) {
         const struct monitor_table *omt = old->tables[i];
         const struct monitor_table *nmt = new->tables[i];
-        if (!omt || !nmt || ovsdb_condition_equals(&omt->cond, &nmt->cond)) {
-            continue;
+        if (omt && nmt && !ovsdb_condition_equals(&omt->cond, &nmt->cond)) {
+            tables[n++] = (struct cc_table){ omt, nmt };
         }
+    }
+    qsort(tables, n, sizeof *tables, compare_cc_tables);
 
-        /* A row enters or leaves only if it matches a clause that one
-         * condition has and the other lacks; with an empty condition
-         * (every row) only a scan knows. */
-        struct candidates cands = { .table = nmt->table };
-        if (omt->cond.n_clauses && nmt->cond.n_clauses
-            && add_differing_rows(nmt, omt, &cands)
-            && add_differing_rows(omt, nmt, &cands)) {
-            unique_candidates(&cands);
-            for (size_t k = 0; k < cands.n; k++) {
-                put_cond_change_row(updates, old, omt, new, nmt,
-                                    cands.rows[k]);
-            }
-        } else {
-            const struct ovsdb_row *row;
-            OVSDB_TABLE_FOR_EACH_ROW (row, nmt->table) {
-                put_cond_change_row(updates, old, omt, new, nmt, row);
-            }
-        }
-        free(cands.rows);
+    size_t start = out->length;
+    bool any = false;
+    for (size_t k = 0; k < n; k++) {
+        any |= cc_put_table(out, any ? "," : "{", old, tables[k].omt, new,
+                            tables[k].nmt);
     }
-    if (!json_object_size(updates)) {
-        json_decref(updates);
-        return NULL;
+    free(tables);
+    if (any) {
+        ds_put_char(out, '}');
+    } else {
+        ds_truncate(out, start);
     }
-    return updates;
+    return any;
 }
 
 /* Commits. */

@@ -33,6 +33,7 @@
 #include "lib/util.h"
 #include "lib/uuid.h"
 
+struct ds;
 struct ovsdb;
 struct ovsdb_error;
 struct ovsdb_txn;
@@ -124,11 +125,14 @@ void ovsdb_monitor_unsubscribe(struct ovsdb_monitor *m,
  * reference (an empty object if nothing). */
 json_t *ovsdb_monitor_get_initial(const struct ovsdb_monitor *m);
 
-/* Returns the update that takes a client from 'old''s view to 'new''s
- * view after a condition change: rows leaving are deleted, rows entering
- * are inserted.  New reference; NULL if nothing changes. */
-json_t *ovsdb_monitor_get_cond_change(const struct ovsdb_monitor *old,
-                                      const struct ovsdb_monitor *new);
+/* Appends to 'out' the <table-updates> JSON text that takes a client from
+ * 'old''s view to 'new''s view after a condition change (rows leaving are
+ * deleted, rows entering are inserted; members in the order jsonx_put()
+ * writes them) and returns true; appends nothing and returns false if
+ * nothing changes. */
+bool ovsdb_monitor_put_cond_change(struct ds *out,
+                                   const struct ovsdb_monitor *old,
+                                   const struct ovsdb_monitor *new);
 
 /* For monitor_cond_since: if transaction 'last_id' is the last one or is
  * in the history, returns the changes committed after it and sets

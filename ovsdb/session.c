@@ -363,6 +363,22 @@ static struct waiting_txn *add_waiting_txn(struct ovsdb_session *, json_t *id,
                                            long long timeout,
                                            struct ovsdb_relay_txn *);
 
+/* Queues the serialized message 'out' (whose buffer it takes) after the
+ * session's pending monitor changes. */
+static void
+session_send_text(struct ovsdb_session *s, struct ds *out)
+{
+    flush_pending(s);
+    if (s->n_held) {
+        /* Keep the order of replies: wait behind the held ones. */
+        struct held_msg *h = hold(s, NULL);
+        h->text = *out;
+        return;
+    }
+    send_text(s, out);
+    ds_destroy(out);
+}
+
 /* Queues one message (see serialize_msg() for the arguments, whose
  * ownership it takes), after the session's pending monitor changes. */
 static void
@@ -371,15 +387,7 @@ session_send(struct ovsdb_session *s, const json_t *id, json_t *result,
 {
     struct ds out = DS_EMPTY_INITIALIZER;
     serialize_msg(&out, id, result, error, method, params);
-    flush_pending(s);
-    if (s->n_held) {
-        /* Keep the order of replies: wait behind the held ones. */
-        struct held_msg *h = hold(s, NULL);
-        h->text = out;
-        return;
-    }
-    send_text(s, &out);
-    ds_destroy(&out);
+    session_send_text(s, &out);
 }
 
 static void
@@ -787,7 +795,22 @@ handle_monitor_cond_change(struct ovsdb_session *s,
         return;
     }
 
-    json_t *update = ovsdb_monitor_get_cond_change(sm->m, new_m);
+    /* As the reference: the rows that the change brings in or takes out
+     * are sent before the change's reply, written straight to text. */
+    enum ovsdb_monitor_version version = ovsdb_monitor_get_version(new_m);
+    struct ds note = DS_EMPTY_INITIALIZER;
+    ds_put_format(&note, "{\"id\":null,\"method\":\"%s\",\"params\":[",
+                  update_method(version));
+    jsonx_put(&note, new_id);
+    if (version == OVSDB_MONITOR_V3) {
+        char uuid_s[UUID_LEN + 1];
+        uuid_to_string(ovsdb_monitor_hub_get_last_txn_id(
+                           ovsdb_monitor_get_hub(new_m)),
+                       uuid_s);
+        ds_put_format(&note, ",\"%s\"", uuid_s);
+    }
+    ds_put_char(&note, ',');
+    bool changed = ovsdb_monitor_put_cond_change(&note, sm->m, new_m);
     ovsdb_monitor_unsubscribe(sm->m, monitor_update_cb, sm);
     ovsdb_monitor_unref(sm->m);
     sm->m = new_m;
@@ -800,20 +823,11 @@ handle_monitor_cond_change(struct ovsdb_session *s,
     sm->id_s = new_s;
     hmap_insert(&s->monitors, &sm->node, hash_string(new_s, 0));
 
-    /* As the reference: the rows that the change brings in or takes out
-     * are sent before the change's reply. */
-    if (update) {
-        enum ovsdb_monitor_version version = ovsdb_monitor_get_version(new_m);
-        json_t *note;
-        if (version == OVSDB_MONITOR_V3) {
-            char uuid_s[UUID_LEN + 1];
-            uuid_to_string(ovsdb_monitor_hub_get_last_txn_id(
-                               ovsdb_monitor_get_hub(new_m)), uuid_s);
-            note = json_pack("[O s o]", new_id, uuid_s, update);
-        } else {
-            note = json_pack("[O o]", new_id, update);
-        }
-        send_notify(s, update_method(version), note);
+    if (changed) {
+        ds_put_cstr(&note, "]}");
+        session_send_text(s, &note);
+    } else {
+        ds_destroy(&note);
     }
     send_reply(s, msg->id, json_object());
 }

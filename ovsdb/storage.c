@@ -263,6 +263,7 @@ cancel_compaction(struct ovsdb_storage *s)
         s->child_pid = 0;
     }
     if (s->child_fd >= 0) {
+        poll_fd_forget(s->child_fd);
         close(s->child_fd);
         s->child_fd = -1;
     }
@@ -986,6 +987,7 @@ poll_child(struct ovsdb_storage *s)
     do {
         pid = waitpid(s->child_pid, &status, 0);
     } while (pid < 0 && errno == EINTR);
+    poll_fd_forget(s->child_fd);
     close(s->child_fd);
     s->child_fd = -1;
     s->child_pid = 0;

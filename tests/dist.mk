@@ -282,6 +282,7 @@ EXTRA_DIST += \
 	tests/server/db_remotes.py \
 	tests/server/exactness.py \
 	tests/server/exactness.sh \
+	tests/server/includes.sh \
 	tests/server/lib.sh \
 	tests/server/locks.sh \
 	tests/server/malformed.sh \

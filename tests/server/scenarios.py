@@ -234,6 +234,59 @@ def scenario_monitor(remote):
     check(second.get("id") == rid, "reply after the update")
 
 
+def scenario_includes(remote):
+    # [column, "includes", one element] conditions, which our server
+    # answers through an index by elements for a set column (address) and
+    # through the value index for a single-valued one (name): initial
+    # contents, commits that add or remove the element, condition changes.
+    c = Client(remote)
+    m = Client(remote)          # One monitor per connection: no order
+    n = Client(remote)          # between two monitors' updates to compare.
+    for name, addr in [("a", ["x"]), ("b", ["x", "y"]), ("c", []),
+                       ("d", ["y", "z"]), ("e", ["z"])]:
+        insert_host(c, name, "host-" + name, address=["set", addr])
+    cols = ["name", "address"]
+    T.show("monitor includes x", m.call("monitor_cond", [DB, "m", {
+        "Host": [{"columns": cols, "where": [["address", "includes", "x"]]}]}]))
+    T.show("monitor includes y or name e", n.call("monitor_cond", [DB, "n", {
+        "Host": [{"columns": cols,
+                  "where": [["address", "includes", ["set", ["y"]]],
+                            ["name", "includes", "e"]]}]}]))
+
+    def step(label, *ops):
+        T.show(label, txn(c, *ops))
+        for mon in (m, n):
+            for note in mon.no_notify(0.3):
+                T.show("  " + note["method"], note["params"])
+
+    def set_address(name, addr):
+        step("address of %s := %s" % (name, addr),
+             {"op": "update", "table": "Host", "where": [["name", "==", name]],
+              "row": {"address": ["set", addr]}})
+
+    set_address("c", ["x"])
+    set_address("b", ["y"])
+    set_address("a", ["x", "w"])
+    set_address("d", ["z"])
+    step("delete c", {"op": "delete", "table": "Host",
+                      "where": [["name", "==", "c"]]})
+    step("insert f", {"op": "insert", "table": "Host",
+                      "row": {"name": "f", "address": ["set", ["y", "x"]]}})
+    for mon, mid, where in [
+            (m, "m", [["address", "includes", "y"]]),
+            (m, "m", [["address", "includes", "z"],
+                      ["address", "includes", "x"]]),
+            (n, "n", [["name", "includes", "a"]]),
+            (n, "n", [["address", "includes", ["set", []]]])]:
+        T.show("change %s to %s" % (mid, json.dumps(where)),
+               mon.call("monitor_cond_change", [mid, mid, {
+                   "Host": [{"where": where}]}]))
+        for note in mon.no_notify(0.3):
+            T.show("  " + note["method"], note["params"])
+    set_address("d", ["z", "x"])
+    set_address("e", [])
+
+
 def scenario_since(remote):
     """monitor_cond_since catch-up (ours keeps a history of transactions
     for every database; the reference only for clustered ones)."""

@@ -194,9 +194,10 @@ main(void)
     error = ovsdb_monitor_change_cond(cond, change, &cond2);
     CHECK(!error);
     json_decref(change);
-    s = to_text(ovsdb_monitor_get_cond_change(cond, cond2));
-    CHECK(contains(s, "\"delete\":null"));
-    free(s);
+    struct ds cc = DS_EMPTY_INITIALIZER;
+    CHECK(ovsdb_monitor_put_cond_change(&cc, cond, cond2));
+    CHECK(contains(ds_cstr(&cc), "\"delete\":null"));
+    ds_destroy(&cc);
     change = parse("{\"H\":[{\"columns\":[\"n\"]}]}");
     struct ovsdb_monitor *bad;
     error = ovsdb_monitor_change_cond(cond, change, &bad);
