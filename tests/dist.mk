@@ -11,6 +11,8 @@ EXTRA_DIST += \
 	tests/client/ref-server.sh \
 	tests/client/remotes.sh \
 	tests/cluster-util.c \
+	tests/cluster/compact.sh \
+	tests/cluster/convert.sh \
 	tests/cluster/leave-kick.sh \
 	tests/cluster/lib.sh \
 	tests/cluster/members.sh \
