@@ -1082,8 +1082,8 @@ ovsdb_storage_compact(struct ovsdb_storage *s)
     ds_clear(&s->pending);
     s->n_pending = 0;
     ds_clear(&s->child_msg);
-    VLOG_INFO("%s: compacting in child process %ld (in %lld ms)",
-              s->name, (long) pid, time_msec() - fork_start);
+    VLOG_INFO("%s: compacting in child process %ld (in %lld ms)", s->name,
+              (long) pid, time_msec() - fork_start);
     return NULL;
 
 fail:
