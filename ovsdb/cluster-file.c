@@ -675,25 +675,36 @@ put_text(struct ovsdb_log *log, struct ds *text)
     return error;
 }
 
-/* Writes the compacted file, as the reference: header, the entries after
- * the snapshot, the term (and vote), the commit index if past the
- * snapshot. */
+/* Writes the header 'h' of a compacted file, with snapshot DATA 'data'
+ * ('data_size' bytes), to 'new'. */
 static struct ovsdb_error *
-write_snapshot(struct ovsdb_log *new, void *w_)
+put_header(struct ovsdb_log *new, const struct raft_header *h,
+           const char *data, size_t data_size)
 {
-    struct snapshot_writer *w = w_;
-    const struct cluster_file *cf = w->cf;
-    uint64_t new_start = w->h->snap_index + 1;
     struct ds text = DS_EMPTY_INITIALIZER;
-    raft_header_put_data(&text, w->h, w->data, w->data_size);
+    raft_header_put_data(&text, h, data, data_size);
     struct ovsdb_error *error = put_text(new, &text);
-    w->n_records = 0;
+    ds_destroy(&text);
+    return error;
+}
+
+/* Writes what follows the header of a compacted file whose snapshot ends
+ * at 'new_start' - 1, as the reference: the entries after the snapshot,
+ * the term (and vote), the commit index if past the snapshot.  Stores the
+ * number of records written in '*n_records'. */
+static struct ovsdb_error *
+put_tail(struct ovsdb_log *new, const struct cluster_file *cf,
+         uint64_t new_start, unsigned long long *n_records)
+{
+    struct ds text = DS_EMPTY_INITIALIZER;
+    struct ovsdb_error *error = NULL;
+    *n_records = 0;
     for (uint64_t i = new_start; !error && i < cf->log_end; i++) {
         const struct cluster_entry *e = cluster_file_get_entry(cf, i);
         raft_record_put_entry(&text, e->term, i, e->data, e->data_size,
                               &e->eid, e->servers, e->election_timer);
         error = put_text(new, &text);
-        w->n_records++;
+        ++*n_records;
     }
     if (!error) {
         struct raft_record r = { .type = RAFT_REC_TERM, .term = cf->term };
@@ -703,22 +714,35 @@ write_snapshot(struct ovsdb_log *new, void *w_)
         }
         raft_record_put(&text, &r);
         error = put_text(new, &text);
-        w->n_records++;
+        ++*n_records;
     }
     if (!error && cf->commit_index >= new_start) {
         struct raft_record r = { .type = RAFT_REC_COMMIT_INDEX,
                                  .commit_index = cf->commit_index };
         raft_record_put(&text, &r);
         error = put_text(new, &text);
-        w->n_records++;
+        ++*n_records;
     }
     ds_destroy(&text);
     return error;
 }
 
-struct ovsdb_error *
-cluster_file_save_snapshot(struct cluster_file *cf, uint64_t applied_index,
-                           const char *data, size_t data_size)
+/* Writes the whole compacted file. */
+static struct ovsdb_error *
+write_snapshot(struct ovsdb_log *new, void *w_)
+{
+    struct snapshot_writer *w = w_;
+    struct ovsdb_error *error = put_header(new, w->h, w->data, w->data_size);
+    return error ? error
+                 : put_tail(new, w->cf, w->h->snap_index + 1, &w->n_records);
+}
+
+/* Checks that a snapshot after entry 'applied_index' can be stored in
+ * 'cf' and stores in '*h' its header, sharing the strings of
+ * 'cf->header' except 'h->snap.servers' (a new reference). */
+static struct ovsdb_error *
+new_snapshot_header(const struct cluster_file *cf, uint64_t applied_index,
+                    struct raft_header *h)
 {
     if (cf->header.joining) {
         return ovsdb_error(OVSDB_E_OVSDB, "cannot store a snapshot while "
@@ -731,26 +755,23 @@ cluster_file_save_snapshot(struct cluster_file *cf, uint64_t applied_index,
     } else if (new_start > cf->log_end) {
         return OVSDB_BUG("snapshot past the end of the log");
     }
+    *h = cf->header;
+    h->snap_index = applied_index;
+    h->snap.term = cluster_file_get_term(cf, applied_index);
+    h->snap.eid = *cluster_file_get_eid(cf, applied_index);
+    h->snap.servers = json_deep_copy(servers_for_index(cf, applied_index));
+    h->snap.election_timer = cluster_file_get_election_timer(cf);
+    h->snap.data = NULL;
+    return NULL;
+}
 
-    /* The new header, sharing the strings of the old one. */
-    struct raft_header h = cf->header;
-    h.snap_index = applied_index;
-    h.snap.term = cluster_file_get_term(cf, applied_index);
-    h.snap.eid = *cluster_file_get_eid(cf, applied_index);
-    h.snap.servers = (json_t *) servers_for_index(cf, applied_index);
-    h.snap.election_timer = cluster_file_get_election_timer(cf);
-    h.snap.data = NULL;
-
-    struct snapshot_writer w = { .cf = cf, .h = &h, .data = data,
-                                 .data_size = data_size };
-    struct ovsdb_error *error = ovsdb_log_replace(cf->log, write_snapshot,
-                                                  &w);
-    if (error) {
-        return error;
-    }
-
-    /* Now the state matches the new file. */
-    json_t *servers = json_deep_copy(h.snap.servers);
+/* The file now holds the snapshot of header 'h' (whose 'snap.servers' it
+ * takes) and 'n_records' records after it: makes the state match. */
+static void
+adopt_snapshot(struct cluster_file *cf, struct raft_header *h,
+               unsigned long long n_records)
+{
+    uint64_t new_start = h->snap_index + 1;
     uint64_t n_drop = new_start - cf->log_start;
     for (uint64_t i = 0; i < n_drop; i++) {
         entry_destroy(&cf->entries[i]);
@@ -759,15 +780,113 @@ cluster_file_save_snapshot(struct cluster_file *cf, uint64_t applied_index,
             (cf->log_end - new_start) * sizeof *cf->entries);
     json_decref(cf->header.snap.data);
     json_decref(cf->header.snap.servers);
-    cf->header.snap = h.snap;
-    cf->header.snap.servers = servers;
+    cf->header.snap = h->snap;
     cf->header.snap.data = NULL;
-    cf->header.snap_index = applied_index;
+    cf->header.snap_index = h->snap_index;
     cf->log_start = new_start;
-    cf->n_records = w.n_records;
+    cf->n_records = n_records;
     ovsdb_error_destroy(cf->tail_error);
     cf->tail_error = NULL;
+}
+
+struct ovsdb_error *
+cluster_file_save_snapshot(struct cluster_file *cf, uint64_t applied_index,
+                           const char *data, size_t data_size)
+{
+    struct raft_header h;
+    struct ovsdb_error *error = new_snapshot_header(cf, applied_index, &h);
+    if (error) {
+        return error;
+    }
+    struct snapshot_writer w = {
+        .cf = cf, .h = &h, .data = data, .data_size = data_size
+    };
+    error = ovsdb_log_replace(cf->log, write_snapshot, &w);
+    if (error) {
+        json_decref(h.snap.servers);
+        return error;
+    }
+    adopt_snapshot(cf, &h, w.n_records);
     return NULL;
+}
+
+/* A compaction in the background (see cluster-file.h). */
+struct cluster_compaction {
+    struct ovsdb_log *new; /* "<name>.tmp". */
+    struct raft_header h;  /* The new header (new_snapshot_header()). */
+    uint64_t log_start;    /* 'cf->log_start' when it started. */
+};
+
+struct ovsdb_error *
+cluster_file_compact_start(struct cluster_file *cf, uint64_t applied_index,
+                           struct cluster_compaction **ccp)
+{
+    *ccp = NULL;
+    struct cluster_compaction *cc = xzalloc(sizeof *cc);
+    struct ovsdb_error *error = new_snapshot_header(cf, applied_index, &cc->h);
+    if (error) {
+        free(cc);
+        return error;
+    }
+    error = ovsdb_log_replace_start(cf->log, &cc->new);
+    if (error) {
+        json_decref(cc->h.snap.servers);
+        free(cc);
+        return error;
+    }
+    cc->log_start = cf->log_start;
+    *ccp = cc;
+    return NULL;
+}
+
+struct ovsdb_error *
+cluster_file_compact_write(struct cluster_compaction *cc, const char *data,
+                           size_t data_size)
+{
+    struct ovsdb_error *error = put_header(cc->new, &cc->h, data, data_size);
+    return error ? error : ovsdb_log_commit_block(cc->new);
+}
+
+struct ovsdb_error *
+cluster_file_compact_finish(struct cluster_file *cf,
+                            struct cluster_compaction *cc)
+{
+    struct ovsdb_error *error = NULL;
+    if (cf->log_start != cc->log_start || cc->h.snap_index >= cf->log_end
+        || cf->header.joining) {
+        /* A snapshot from the leader replaced the file meanwhile. */
+        error = ovsdb_error(OVSDB_E_OVSDB, "the log was replaced during "
+                                           "the compaction");
+    }
+    if (!error) {
+        error = ovsdb_log_sync_size(cc->new);
+    }
+    unsigned long long n_records = 0;
+    if (!error) {
+        error = put_tail(cc->new, cf, cc->h.snap_index + 1, &n_records);
+    }
+    if (error) {
+        cluster_file_compact_abort(cc);
+        return error;
+    }
+    error = ovsdb_log_replace_commit(cf->log, cc->new);
+    cc->new = NULL;
+    if (!error) {
+        adopt_snapshot(cf, &cc->h, n_records);
+        cc->h.snap.servers = NULL;
+    }
+    cluster_file_compact_abort(cc);
+    return error;
+}
+
+void
+cluster_file_compact_abort(struct cluster_compaction *cc)
+{
+    if (cc) {
+        ovsdb_log_replace_abort(cc->new);
+        json_decref(cc->h.snap.servers);
+        free(cc);
+    }
 }
 
 struct ovsdb_error *

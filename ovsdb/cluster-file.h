@@ -243,6 +243,37 @@ struct ovsdb_error *cluster_file_save_snapshot(struct cluster_file *,
                                                size_t data_size)
     WARN_UNUSED_RESULT;
 
+/* The same compaction in the background, for a snapshot whose DATA takes
+ * long to build (another process may build and write it):
+ *   1. cluster_file_compact_start() checks as cluster_file_save_snapshot()
+ *      does and creates "<name>.tmp" for the snapshot after entry
+ *      'applied_index' (its term, eid and configuration as of now).
+ *   2. cluster_file_compact_write() writes the header with the snapshot's
+ *      DATA to it and fsyncs; it touches nothing else, so a forked child
+ *      can call it while the parent goes on writing to 'cf'.
+ *   3. cluster_file_compact_finish() (in the process that owns 'cf', once
+ *      step 2 is done) appends what follows the header from the state as
+ *      it is then (every entry after the snapshot, the ones added
+ *      meanwhile included; the term or vote; the commit index), fsyncs
+ *      and renames the file over the log, and makes the state match.  It
+ *      fails, and changes nothing, if a snapshot from the leader replaced
+ *      the log meanwhile.  It always frees 'cc'.
+ * cluster_file_compact_abort() ends a compaction instead (removes the
+ * temporary file and frees 'cc'; NULL is fine). */
+struct cluster_compaction;
+struct ovsdb_error *cluster_file_compact_start(struct cluster_file *,
+                                               uint64_t applied_index,
+                                               struct cluster_compaction **)
+    WARN_UNUSED_RESULT;
+struct ovsdb_error *cluster_file_compact_write(struct cluster_compaction *,
+                                               const char *data,
+                                               size_t data_size)
+    WARN_UNUSED_RESULT;
+struct ovsdb_error *cluster_file_compact_finish(struct cluster_file *,
+                                                struct cluster_compaction *)
+    WARN_UNUSED_RESULT;
+void cluster_file_compact_abort(struct cluster_compaction *);
+
 /* Replaces the whole log by a snapshot received from the leader, as the
  * reference installs one: rewrites the file atomically as a header whose
  * snapshot is entry 'index' (at or past the last entry of the log) of term

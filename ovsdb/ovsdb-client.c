@@ -957,6 +957,11 @@ do_convert(struct context *ctx)
     json_t *params = json_array();
     json_array_append_new(params, json_string(schema->name));
     json_array_append_new(params, ovsdb_schema_to_json(schema));
+    /* As the reference's client does: a server disconnects the clients
+     * that do not know of database changes when it replaces the database,
+     * which can be before it replies to the conversion. */
+    json_decref(client_rpc_call(context_rpc(ctx), "set_db_change_aware",
+                                json_pack("[b]", 1), NULL));
     json_t *result = client_rpc_call(context_rpc(ctx), "convert", params,
                                      "conversion");
     json_decref(result);

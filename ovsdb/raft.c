@@ -1662,6 +1662,36 @@ raft_store_snapshot(struct raft *raft, const char *data, size_t size)
     return error;
 }
 
+struct ovsdb_error *
+raft_compact_start(struct raft *raft, struct cluster_compaction **ccp)
+{
+    if (raft->failed) {
+        *ccp = NULL;
+        return ovsdb_error(OVSDB_E_IO,
+                           "%s: this server failed to write "
+                           "its log",
+                           raft->file_name);
+    }
+    return cluster_file_compact_start(raft->cf, raft->applied_index, ccp);
+}
+
+struct ovsdb_error *
+raft_compact_finish(struct raft *raft, struct cluster_compaction *cc)
+{
+    /* Everything written so far durable first, so that the fsync of the
+     * new file promises nothing that was not promised already. */
+    struct ovsdb_error *error = raft_sync(raft);
+    if (error) {
+        cluster_file_compact_abort(cc);
+        return error;
+    }
+    error = cluster_file_compact_finish(raft->cf, cc);
+    if (!error) {
+        mark_synced(raft);
+    }
+    return error;
+}
+
 uint64_t
 raft_get_n_log_entries(const struct raft *raft)
 {

@@ -133,6 +133,20 @@ const char *raft_next_entry(struct raft *, size_t *size, struct uuid *eid,
 struct ovsdb_error *raft_store_snapshot(struct raft *, const char *data,
                                         size_t size) WARN_UNUSED_RESULT;
 
+/* The same, in the background (cluster_file_compact_start()): the snapshot
+ * after the applied index, whose DATA another process may write with
+ * cluster_file_compact_write() while this member goes on;
+ * raft_compact_finish(), once that is done, makes everything durable and
+ * installs the new file with the entries added meanwhile (it always frees
+ * 'cc'). */
+struct cluster_compaction;
+struct ovsdb_error *raft_compact_start(struct raft *,
+                                       struct cluster_compaction **)
+    WARN_UNUSED_RESULT;
+struct ovsdb_error *raft_compact_finish(struct raft *,
+                                        struct cluster_compaction *)
+    WARN_UNUSED_RESULT;
+
 /* Number of entries in the log (after the snapshot), and the file size. */
 uint64_t raft_get_n_log_entries(const struct raft *);
 long long raft_get_file_size(const struct raft *);

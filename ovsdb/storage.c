@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -30,6 +33,7 @@
 #include "ovsdb/ovsdb.h"
 #include "ovsdb/raft.h"
 #include "ovsdb/record.h"
+#include "ovsdb/schema.h"
 #include "ovsdb/txn.h"
 
 VLOG_DEFINE_THIS_MODULE(ovsdb_storage);
@@ -57,9 +61,11 @@ struct ovsdb_storage {
 
     /* Compaction in progress (child_pid > 0). */
     pid_t child_pid;
+    pid_t parent_pid;               /* getpid() when it forked. */
     int child_fd;                   /* Read end of the child's pipe. */
     struct ds child_msg;            /* What the child wrote there. */
     struct ovsdb_log *new_log;      /* DB.tmp, shared with the child. */
+    struct cluster_compaction *raft_job; /* Clustered: the same. */
     struct ds pending;              /* Records committed since the fork. */
     unsigned long long n_pending;   /* Number of records in 'pending'. */
 
@@ -82,6 +88,11 @@ struct ovsdb_storage {
     struct ovsdb *new_db;           /* Clustered: a database that replaced
                                      * 's->db' (a schema change or a
                                      * snapshot from the leader). */
+    struct ovsdb *convert_db;       /* Clustered: our conversion's database
+                                     * (borrowed) while it waits for its
+                                     * entry, eid 'convert_eid'. */
+    struct uuid convert_eid;
+    bool convert_applied;           /* That entry came back committed. */
     bool rewrite_soon;              /* A failed fsync was undone. */
 
     /* Statistics. */
@@ -269,6 +280,8 @@ cancel_compaction(struct ovsdb_storage *s)
     }
     ovsdb_log_replace_abort(s->new_log);
     s->new_log = NULL;
+    cluster_file_compact_abort(s->raft_job);
+    s->raft_job = NULL;
     ds_clear(&s->pending);
     s->n_pending = 0;
     ds_clear(&s->child_msg);
@@ -568,6 +581,17 @@ raft_decide(struct ovsdb_storage *s)
         if (s->n_submitted && !is_snapshot
             && uuid_equals(&eid, &s->txns[0].eid)) {
             finish_txns(s, 1);
+        } else if (s->convert_db && !is_snapshot
+                   && uuid_equals(&eid, &s->convert_eid)) {
+            /* Our conversion: the caller serves the database it built. */
+            if (s->n_txns) {
+                undo_txns(s,
+                          ovsdb_error(OVSDB_E_NOT_LEADER, "lost leadership"));
+            }
+            s->db = s->convert_db;
+            s->convert_db = NULL;
+            s->convert_applied = true;
+            s->state_eid = eid;
         } else {
             if (s->n_txns) {
                 undo_txns(s, command_error(RAFT_CMD_LOST_LEADERSHIP));
@@ -755,10 +779,18 @@ compaction_done(struct ovsdb_storage *s, struct ovsdb_error *error)
 }
 
 /* Clustered: replaces the log up to the last applied entry by a snapshot
- * of the database, in this process (the reference does the same). */
+ * of the database, in this process (as the reference does; the server
+ * compacts in a child instead, see ovsdb_storage_compact()). */
 static struct ovsdb_error *
 raft_compact(struct ovsdb_storage *s)
 {
+    if (s->n_txns) {
+        /* The database shows them, the applied index does not. */
+        return ovsdb_error(OVSDB_E_NOT_ALLOWED,
+                           "%s: cannot compact in this "
+                           "process while transactions are undecided",
+                           s->name);
+    }
     struct ds data = DS_EMPTY_INITIALIZER;
     cluster_file_put_db_data(&data, s->db, COMPACT_COMMENT);
     struct ovsdb_error *error = raft_store_snapshot(s->raft, data.string,
@@ -770,12 +802,12 @@ raft_compact(struct ovsdb_storage *s)
 struct ovsdb_error *
 ovsdb_storage_compact_sync(struct ovsdb_storage *s)
 {
+    cancel_compaction(s);
     if (s->raft) {
         struct ovsdb_error *error = raft_compact(s);
         compaction_done(s, error ? ovsdb_error_clone(error) : NULL);
         return error;
     }
-    cancel_compaction(s);
     struct ovsdb_log *new;
     struct ovsdb_error *error = ovsdb_log_replace_start(s->log, &new);
     if (!error) {
@@ -790,48 +822,140 @@ ovsdb_storage_compact_sync(struct ovsdb_storage *s)
     return error;
 }
 
-/* Clustered: commits the whole of 'db', schema included, as one entry, as
- * the reference commits an online conversion.  Only in a cluster of one is
- * the outcome known at once; otherwise the conversion is refused. */
+/* Clustered: how long a conversion waits for its entry to come back
+ * committed, at least, and in election timers. */
+#define CONVERT_MIN_WAIT_MSEC 10000
+#define CONVERT_WAIT_ELECTIONS 4
+
+/* Clustered: proposes 'data' (the conversion's entry) with eid 'eid' on
+ * the state the database shows, and makes the leader's copy durable. */
+static struct raft_command *
+propose_conversion(struct ovsdb_storage *s, const struct ds *data,
+                   const struct uuid *eid, struct ovsdb_error **errorp)
+{
+    struct raft_command *cmd = raft_command_execute(s->raft, data->string,
+                                                    data->length,
+                                                    &s->state_eid, eid);
+    *errorp = raft_sync(s->raft);
+    return cmd;
+}
+
+/* Clustered: the reference's members cannot apply a schema change with an
+ * ephemeral column (they log "... clustered databases do not support
+ * ephemeral columns" and keep the old schema), so such a conversion is
+ * refused, with their words, before it is proposed. */
+static struct ovsdb_error *
+check_no_ephemeral(const struct ovsdb_schema *schema)
+{
+    for (size_t i = 0; i < schema->n_tables; i++) {
+        const struct ovsdb_table_schema *ts = schema->tables[i];
+        for (size_t j = OVSDB_N_STD_COLUMNS; j < ts->n_columns; j++) {
+            if (!ts->columns[j]->is_persistent) {
+                return ovsdb_error(OVSDB_E_SYNTAX,
+                                   "Table %s column %s is ephemeral but "
+                                   "clustered databases do not support "
+                                   "ephemeral columns.",
+                                   ts->name, ts->columns[j]->name);
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Clustered: commits the whole of 'db', schema included, as one entry
+ * [SCHEMA, SNAPSHOT], as the reference commits an online conversion, and
+ * returns once every member will apply it: in a cluster of one at once;
+ * with other members once the entry came back committed from the leader
+ * (on the leader or on a follower, which forwards it to the leader, as
+ * the reference does).  Until then this runs only the Raft member, in a
+ * loop of its own: clients wait, as the reference's wait for its
+ * conversion's commit (bounded by CONVERT_MIN_WAIT_MSEC and
+ * CONVERT_WAIT_ELECTIONS).  A proposal the leader refused as "not
+ * leader" is proposed again once a leader is known, as the reference's
+ * trigger retries; the same eid makes a second copy fail its
+ * prerequisite. */
 static struct ovsdb_error *
 raft_replace_db(struct ovsdb_storage *s, struct ovsdb *db,
                 const char *comment)
 {
-    if (!raft_is_alone(s->raft)) {
-        /* Refused before anything is proposed: an entry proposed here
-         * could still be committed after the client was told it failed. */
-        return ovsdb_error(OVSDB_E_NOT_SUPP,
-                           "%s: online conversion of a "
-                           "cluster with other members is not supported",
-                           s->name);
+    struct ovsdb_error *error = check_no_ephemeral(ovsdb_get_schema(db));
+    if (error) {
+        return error;
     }
     struct ds data = DS_EMPTY_INITIALIZER;
     cluster_file_put_db_data(&data, db, comment);
     struct uuid eid;
     uuid_generate(&eid);
-    struct raft_command *cmd = raft_command_execute(
-        s->raft, data.string, data.length, &s->state_eid, &eid);
-    ds_destroy(&data);
-    struct ovsdb_error *error = raft_sync(s->raft);
-    enum raft_command_status status = raft_command_get_status(cmd);
-    raft_command_unref(cmd);
-    if (!error && status != RAFT_CMD_SUCCESS) {
-        error = ovsdb_error(status == RAFT_CMD_NOT_LEADER
-                            ? OVSDB_E_NOT_LEADER : OVSDB_E_NOT_SUPP,
-                            "%s", raft_command_status_to_string(status));
-    }
-    if (!error) {
-        /* Our own entry comes back applied: skip it. */
-        size_t size;
-        struct uuid e;
-        bool is_snapshot;
-        while (raft_next_entry(s->raft, &size, &e, &is_snapshot)) {
-            continue;
+    struct uuid base_eid = s->state_eid;
+    s->convert_db = db;
+    s->convert_eid = eid;
+    s->convert_applied = false;
+
+    struct raft_command *cmd = propose_conversion(s, &data, &eid, &error);
+    long long deadline = time_msec()
+                         + MAX(CONVERT_MIN_WAIT_MSEC,
+                               CONVERT_WAIT_ELECTIONS
+                                   * (long long) raft_get_election_timer(
+                                       s->raft));
+    bool waited = false;
+    while (!error) {
+        raft_decide(s);
+        if (s->convert_applied) {
+            break;
         }
-        s->db = db;
-        s->state_eid = eid;
+        enum raft_command_status status = raft_command_get_status(cmd);
+        bool expired = time_msec() >= deadline;
+        /* (A "not leader" from a follower that knows no leader yet, or
+         * from a leader that just stepped down, is retried below.) */
+        if (status == RAFT_CMD_NOT_LEADER) {
+            if (!uuid_equals(&s->state_eid, &base_eid) || expired) {
+                error = ovsdb_error(OVSDB_E_NOT_LEADER, "%s",
+                                    raft_command_status_to_string(status));
+            } else if (raft_is_connected(s->raft)) {
+                /* Nobody took it: try again now that a leader is known. */
+                raft_command_unref(cmd);
+                cmd = propose_conversion(s, &data, &eid, &error);
+            }
+        } else if (status != RAFT_CMD_INCOMPLETE
+                   && status != RAFT_CMD_SUCCESS) {
+            error = ovsdb_error(status == RAFT_CMD_LOST_LEADERSHIP
+                                    ? OVSDB_E_NOT_LEADER
+                                    : OVSDB_E_NOT_SUPP,
+                                "%s", raft_command_status_to_string(status));
+        } else if (expired) {
+            error = ovsdb_error(OVSDB_E_TIMED_OUT,
+                                "%s: the cluster did not commit the "
+                                "conversion in time (it may still take "
+                                "effect)",
+                                s->name);
+        }
+        if (!error) {
+            raft_wait(s->raft);
+            poll_timer_wait_until(MIN(deadline, time_msec() + 100));
+            poll_block();
+            raft_run(s->raft);
+            waited = true;
+        }
     }
-    return error;
+    raft_command_unref(cmd);
+    ds_destroy(&data);
+    if (waited) {
+        /* The loop above took the wake-ups the server's modules had
+         * asked for in this pass: let the server run again at once. */
+        poll_immediate_wake();
+    }
+    if (!s->convert_applied) {
+        /* Should the entry still be committed, it is applied as any
+         * other member's conversion (ovsdb_storage_take_new_db()). */
+        s->convert_db = NULL;
+        if (!error) {
+            error = ovsdb_error(OVSDB_E_IO, "%s: conversion not applied",
+                                s->name);
+        }
+        return error;
+    }
+    ovsdb_error_destroy(error);
+    return NULL;
 }
 
 struct ovsdb_error *
@@ -874,11 +998,37 @@ compact_child(struct ovsdb_storage *s, int fd)
     for (size_t i = 0; i < ARRAY_SIZE(signals); i++) {
         signal(signals[i], SIG_DFL);
     }
+#ifdef __linux__
+    /* Its work is of no use once the parent is gone, and it shares the
+     * parent's lock on the file: end with it. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != s->parent_pid) {
+        _exit(1);
+    }
+#endif
+    /* For tests: a compaction that lasts at least this long. */
+    long long delay = env_llong("OVSDB_COMPACT_CHILD_DELAY_MSEC", 0);
+    long long until = time_msec() + delay;
 
-    struct ovsdb_error *error = ovsdb_file_write_snapshot(s->new_log, s->db,
-                                                          COMPACT_COMMENT);
-    if (!error) {
-        error = ovsdb_log_commit_block(s->new_log);
+    struct ovsdb_error *error;
+    if (s->raft) {
+        /* The snapshot is of the applied state: take back, in this copy,
+         * the transactions the cluster has not decided yet. */
+        for (size_t i = s->n_txns; i-- > 0;) {
+            ovsdb_txn_deferred_undo(s->txns[i].txn);
+        }
+        struct ds data = DS_EMPTY_INITIALIZER;
+        cluster_file_put_db_data(&data, s->db, COMPACT_COMMENT);
+        error = cluster_file_compact_write(s->raft_job, data.string,
+                                           data.length);
+    } else {
+        error = ovsdb_file_write_snapshot(s->new_log, s->db, COMPACT_COMMENT);
+        if (!error) {
+            error = ovsdb_log_commit_block(s->new_log);
+        }
+    }
+    while (!error && time_msec() < until) {
+        usleep(10000);
     }
     int status = 0;
     if (error) {
@@ -895,11 +1045,11 @@ ovsdb_storage_compact(struct ovsdb_storage *s)
     if (s->child_pid > 0) {
         return NULL;
     }
-    if (s->raft) {
-        return ovsdb_storage_compact_sync(s);
-    }
-    struct ovsdb_error *error = ovsdb_log_replace_start(s->log,
-                                                        &s->new_log);
+    struct ovsdb_error *error = (s->raft
+                                     ? raft_compact_start(s->raft,
+                                                          &s->raft_job)
+                                     : ovsdb_log_replace_start(s->log,
+                                                               &s->new_log));
     if (error) {
         compaction_done(s, ovsdb_error_clone(error));
         return error;
@@ -910,6 +1060,15 @@ ovsdb_storage_compact(struct ovsdb_storage *s)
                             ovs_strerror(errno));
         goto fail;
     }
+    long long fork_start = time_msec();
+    if (s->raft) {
+        /* Big entries applied or proposed since the last compaction left
+         * their memory in the allocator's free lists; consolidated by the
+         * first malloc() after the fork, it would turn every page touched
+         * into a copy-on-write fault in the parent (see open__()). */
+        allocator_release_free_memory();
+    }
+    s->parent_pid = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         error = ovsdb_error(OVSDB_E_IO, "%s: fork failed (%s)", s->name,
@@ -929,12 +1088,15 @@ ovsdb_storage_compact(struct ovsdb_storage *s)
     ds_clear(&s->pending);
     s->n_pending = 0;
     ds_clear(&s->child_msg);
-    VLOG_INFO("%s: compacting in child process %ld", s->name, (long) pid);
+    VLOG_INFO("%s: compacting in child process %ld (in %lld ms)", s->name,
+              (long) pid, time_msec() - fork_start);
     return NULL;
 
 fail:
     ovsdb_log_replace_abort(s->new_log);
     s->new_log = NULL;
+    cluster_file_compact_abort(s->raft_job);
+    s->raft_job = NULL;
     compaction_done(s, ovsdb_error_clone(error));
     return error;
 }
@@ -949,6 +1111,20 @@ finish_compaction(struct ovsdb_storage *s, int status)
                             s->name, (s->child_msg.length
                                       ? ds_cstr(&s->child_msg)
                                       : "killed"));
+    }
+    if (s->raft_job) {
+        /* The entries committed meanwhile come from the Raft log. */
+        long long start = time_msec();
+        if (error) {
+            cluster_file_compact_abort(s->raft_job);
+        } else {
+            error = raft_compact_finish(s->raft, s->raft_job);
+        }
+        s->raft_job = NULL;
+        VLOG_INFO("%s: installing the compacted log took %lld ms", s->name,
+                  time_msec() - start);
+        compaction_done(s, error);
+        return;
     }
     if (!error) {
         error = ovsdb_log_sync_size(s->new_log);
@@ -1014,11 +1190,14 @@ ovsdb_storage_run(struct ovsdb_storage *s)
 {
     if (s->child_pid > 0) {
         poll_child(s);
-        return;
     }
     if (s->raft) {
+        /* Also while a child compacts: the member must go on. */
         raft_run(s->raft);
         raft_decide(s);
+    }
+    if (s->child_pid > 0) {
+        return;
     }
     long long now = time_msec();
     if (log_is_broken(s)) {

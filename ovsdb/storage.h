@@ -14,8 +14,10 @@
  *     member's entry committed first, a timeout) fails with "cluster
  *     error": it did not happen, and the caller may run it again.
  *   - Clustered compaction writes a Raft snapshot (the header's prev_*
- *     fields) in this process, as the reference does; conversion commits
- *     the new schema and contents as one entry.
+ *     fields), in a forked child as below (the reference snapshots in its
+ *     main loop); conversion commits the new schema and contents as one
+ *     entry, and returns once the cluster committed it (see
+ *     ovsdb_storage_replace_db()).
  *
  *     struct ovsdb_storage *s;
  *     struct ovsdb *db;
@@ -80,7 +82,17 @@
  *      child; on success it appends the kept records to DB.tmp, fsyncs,
  *      renames it over DB and fsyncs the directory, then (with memory
  *      trimming on) calls allocator_release_free_memory().
- * The only state shared across the fork is the DB.tmp file. */
+ * The only state shared across the fork is the DB.tmp file.
+ *
+ * A clustered file is compacted the same way, with two differences: the
+ * child writes only the new header, whose snapshot is the state after the
+ * last applied entry (it takes back, in its copy, the transactions the
+ * cluster has not decided yet); the entries after it, those committed
+ * meanwhile included, come from the Raft log when the parent installs the
+ * file (cluster_file_compact_finish()).  The Raft member keeps running
+ * meanwhile.  The child dies with its parent (Linux), since it shares the
+ * parent's lock on the file.  OVSDB_COMPACT_CHILD_DELAY_MSEC makes every
+ * child last at least that long (for tests). */
 #ifndef OVSDB_STORAGE_H
 #define OVSDB_STORAGE_H 1
 
@@ -173,7 +185,17 @@ struct ovsdb_error *ovsdb_storage_commit_txn(struct ovsdb_storage *,
  * storage refers to 'db' (borrowed, as in ovsdb_storage_open(): the caller
  * must keep it until the storage is closed) instead of the old database;
  * on error nothing changed.  Ends a compaction in progress.  Must not be
- * called while a transaction is open. */
+ * called while a transaction is open.
+ *
+ * Clustered, on any member, this proposes one entry [SCHEMA, SNAPSHOT] (a
+ * follower's goes to the leader) built on the state the database shows,
+ * and returns once it came back committed, when every member applies it;
+ * meanwhile only the Raft member runs, in a loop of this function's own
+ * (bounded: 10 s or 4 election timers, whichever is longer).  A schema
+ * with an ephemeral column is refused first, with the reference's words
+ * (its members cannot apply one).  If the wait ends with an error, the
+ * entry may still be committed later: the new database then arrives
+ * through ovsdb_storage_take_new_db(), as another member's conversion. */
 struct ovsdb_error *ovsdb_storage_replace_db(struct ovsdb_storage *,
                                              struct ovsdb *db,
                                              const char *comment)

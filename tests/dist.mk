@@ -11,6 +11,8 @@ EXTRA_DIST += \
 	tests/client/ref-server.sh \
 	tests/client/remotes.sh \
 	tests/cluster-util.c \
+	tests/cluster/compact.sh \
+	tests/cluster/convert.sh \
 	tests/cluster/idl-client.py \
 	tests/cluster/idl.sh \
 	tests/cluster/kill-mixed.sh \
@@ -24,6 +26,8 @@ EXTRA_DIST += \
 	tests/cluster/ovn-ctl.sh \
 	tests/cluster/raft-capture \
 	tests/cluster/raft-conn.sh \
+	tests/cluster/raft-lib \
+	tests/cluster/raft-lib \
 	tests/cluster/raft-lib \
 	tests/cluster/raft-trim.py \
 	tests/cluster/raft-watch.py \
@@ -214,6 +218,8 @@ EXTRA_DIST += \
 	tests/data/txn/wait-ops/expected.json \
 	tests/data/txn/wait-ops/requests.json \
 	tests/data/txn/wait-ops/schema \
+	tests/dist.mk \
+	tests/dist.mk \
 	tests/dist.mk \
 	tests/e2e/dist-list.sh \
 	tests/e2e/install.sh \
