@@ -41,11 +41,14 @@ VLOG_DEFINE_THIS_MODULE(session);
  * socket has more is reported by poll().
  *
  * While a session's unsent output ('backlog', bytes) is at or over
- * 'backlog_pause', it reads nothing from its client, whatever the
- * requests, and its monitors' updates are not queued but kept pending in
- * the monitor module, one change per row (ovsdb_monitor_pending_add()).
- * Once the backlog is under the limit again, each monitor's pending
- * changes leave as one merged update, and reading resumes.  Pending
+ * MERGE_BACKLOG (the socket took none of what jsonrpc tried to send), its
+ * monitors' updates are not queued but kept pending in the monitor module,
+ * one change per row (ovsdb_monitor_pending_add()), so that a client that
+ * is behind gets one merged update instead of one per commit and the
+ * server keeps at most one change per row for it, not a queue of texts.
+ * Once the backlog is empty, each monitor's pending changes leave as one
+ * merged update.  At or over 'backlog_pause' it also reads nothing from
+ * its client, whatever the requests, until it is under again.  Pending
  * changes also leave before anything else is queued for the session (a
  * reply, a notification), so that no client sees an update after the reply
  * to a later transaction of its own.
@@ -72,6 +75,7 @@ static bool pass_waited = true;
 static const struct ovsdb_session *pass_resume;  /* Start here, or NULL. */
 static bool pass_skipping;      /* Before 'pass_resume' in this pass. */
 
+#define MERGE_BACKLOG (64 * 1024)
 static size_t backlog_pause = 1024 * 1024;
 static size_t backlog_drop = 64 * 1024 * 1024;
 static struct ovsdb_session_flow_stats flow_stats;
@@ -491,7 +495,8 @@ monitor_update_cb(void *sm_, const struct ovsdb_monitor_update *u)
 {
     struct session_monitor *sm = sm_;
     struct ovsdb_session *s = sm->session;
-    if (s->n_pending || jsonrpc_session_get_backlog(s->js) >= backlog_pause) {
+    if (s->n_pending || jsonrpc_session_get_backlog(s->js)
+                            >= MIN(MERGE_BACKLOG, backlog_pause)) {
         /* Once one monitor of the session is pending, all are, so that
          * updates cannot overtake each other. */
         if (!sm->pending) {
@@ -574,12 +579,12 @@ flush_pending(struct ovsdb_session *s)
     }
 }
 
-/* Queues the pending changes if the client has taken enough of the
- * backlog.  Returns true if it did. */
+/* Queues the pending changes if the client has taken all of the backlog.
+ * Returns true if it did. */
 static bool
 flush_pending_if_drained(struct ovsdb_session *s)
 {
-    if (s->n_pending && jsonrpc_session_get_backlog(s->js) < backlog_pause) {
+    if (s->n_pending && !jsonrpc_session_get_backlog(s->js)) {
         flush_pending(s);
         return true;
     }
@@ -1326,7 +1331,7 @@ ovsdb_session_wait(struct ovsdb_session *s)
     }
     if (jsonrpc_session_get_backlog(s->js) < backlog_pause) {
         jsonrpc_session_recv_wait(s->js);
-        if (s->n_pending) {
+        if (s->n_pending && !jsonrpc_session_get_backlog(s->js)) {
             poll_immediate_wake();
         }
     }
