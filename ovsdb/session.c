@@ -495,8 +495,8 @@ monitor_update_cb(void *sm_, const struct ovsdb_monitor_update *u)
 {
     struct session_monitor *sm = sm_;
     struct ovsdb_session *s = sm->session;
-    if (s->n_pending || jsonrpc_session_get_backlog(s->js)
-                            >= MIN(MERGE_BACKLOG, backlog_pause)) {
+    size_t merge_at = MIN(MERGE_BACKLOG, backlog_pause);
+    if (s->n_pending || jsonrpc_session_get_backlog(s->js) >= merge_at) {
         /* Once one monitor of the session is pending, all are, so that
          * updates cannot overtake each other. */
         if (!sm->pending) {

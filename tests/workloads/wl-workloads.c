@@ -313,8 +313,9 @@ struct worker {
     long long notifications;    /* Monitor updates read (--monitors). */
     char *error;
     pthread_t thread;
-    atomic_int *n_done;         /* Threads whose 'body' has returned. */
     int n_threads;
+    /* Threads whose 'body' has returned. */
+    atomic_int *n_done;
 };
 
 /* --monitors: as an IDL client, monitors every column of Item (what
