@@ -17,6 +17,7 @@
 #include "lib/json-util.h"
 #include "lib/jsonrpc.h"
 #include "lib/poll-loop.h"
+#include "lib/refbuf.h"
 #include "lib/stream-ssl.h"
 #include "lib/timeval.h"
 #include "lib/uuid.h"
@@ -285,13 +286,10 @@ held_msg_destroy(struct held_msg *h)
     ds_destroy(&h->text);
 }
 
-/* Queues the serialized message 'out' (borrowed). */
+/* Checks the backlog after a message was queued onto 'before' bytes. */
 static void
-send_text(struct ovsdb_session *s, const struct ds *out)
+note_queued(struct ovsdb_session *s, size_t before)
 {
-    struct iovec iov = { .iov_base = out->string, .iov_len = out->length };
-    size_t before = jsonrpc_session_get_backlog(s->js);
-    jsonrpc_session_send_raw(s->js, &iov, 1);
     size_t after = jsonrpc_session_get_backlog(s->js);
     if (after > before) {
         /* A big reply (an initial monitor dump, a large select) is allowed
@@ -300,6 +298,16 @@ send_text(struct ovsdb_session *s, const struct ds *out)
         s->allowance = MAX(s->allowance, after - before);
     }
     check_backlog(s);
+}
+
+/* Queues the serialized message 'out' (borrowed). */
+static void
+send_text(struct ovsdb_session *s, const struct ds *out)
+{
+    struct iovec iov = { .iov_base = out->string, .iov_len = out->length };
+    size_t before = jsonrpc_session_get_backlog(s->js);
+    jsonrpc_session_send_raw(s->js, &iov, 1);
+    note_queued(s, before);
 }
 
 /* Serializes one message into 'out' with lib/json-util so that numbers
@@ -365,6 +373,33 @@ static void
 send_reply(struct ovsdb_session *s, const json_t *id, json_t *result)
 {
     session_send(s, id, result, NULL, NULL, NULL);
+}
+
+/* As send_reply() for a result already serialized and shared with other
+ * sessions ('result' borrowed): queued by reference, not copied. */
+static void
+send_shared_reply(struct ovsdb_session *s, const json_t *id,
+                  struct refbuf *result)
+{
+    static const char tail[] = ",\"error\":null}";
+    struct ds head = DS_EMPTY_INITIALIZER;
+    ds_put_cstr(&head, "{\"id\":");
+    jsonx_put(&head, id);
+    ds_put_cstr(&head, ",\"result\":");
+    flush_pending(s);
+    if (s->n_held) {
+        struct held_msg *h = hold(s, NULL);
+        ds_put_buffer(&head, result->data, result->size);
+        ds_put_cstr(&head, tail);
+        h->text = head;
+        return;
+    }
+    struct iovec head_iov = { head.string, head.length };
+    struct iovec tail_iov = { (char *) tail, sizeof tail - 1 };
+    size_t before = jsonrpc_session_get_backlog(s->js);
+    jsonrpc_session_send_shared(s->js, &head_iov, 1, result, &tail_iov, 1);
+    note_queued(s, before);
+    ds_destroy(&head);
 }
 
 /* Sends 'result' (takes ownership), the result of a "transact" on 'sdb',
@@ -687,7 +722,8 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
         return;
     }
 
-    json_t *result;
+    json_t *result = NULL;
+    struct refbuf *text = NULL;
     if (version == OVSDB_MONITOR_V3) {
         bool found;
         json_t *updates = ovsdb_monitor_get_since(m, &last_id, &found);
@@ -696,7 +732,7 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
                            ovsdb_server_db_get_hub(sdb)), uuid_s);
         result = json_pack("[b s o]", found, uuid_s, updates);
     } else {
-        result = ovsdb_monitor_get_initial(m);
+        text = ovsdb_monitor_get_initial_text(m);
     }
 
     struct session_monitor *sm = xzalloc(sizeof *sm);
@@ -707,7 +743,12 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
     sm->m = m;
     hmap_insert(&s->monitors, &sm->node, hash_string(id_s, 0));
     ovsdb_monitor_subscribe(m, monitor_update_cb, sm);
-    send_reply(s, msg->id, result);
+    if (text) {
+        send_shared_reply(s, msg->id, text);
+        refbuf_unref(text);
+    } else {
+        send_reply(s, msg->id, result);
+    }
 }
 
 static void
