@@ -373,7 +373,10 @@ test_backlog(void)
 static void
 test_shared(void)
 {
-    enum { N_CONNS = 2, N_ROUNDS = 40 };
+    enum {
+        N_CONNS = 2,
+        N_ROUNDS = 40
+    };
     struct jsonrpc *server[N_CONNS], *client[N_CONNS];
     for (int i = 0; i < N_CONNS; i++) {
         struct stream *c, *s;
@@ -396,24 +399,26 @@ test_shared(void)
     static const char tail[] = "]}";
     for (int round = 0; round < N_ROUNDS; round++) {
         for (int i = 0; i < N_CONNS; i++) {
-            CHECK_INTEQ(jsonrpc_send(server[i], jsonrpc_create_notify(
-                                         "n", json_pack("[i]", round))),
+            CHECK_INTEQ(jsonrpc_send(server[i],
+                                     jsonrpc_create_notify("n",
+                                                           json_pack("[i]",
+                                                                     round))),
                         0);
             if (round % 4 == 1) {
                 char head[64];
                 snprintf(head, sizeof head,
                          "{\"id\":null,\"method\":\"big\",\"params\":"
-                         "[%d,", round);
+                         "[%d,",
+                         round);
                 struct iovec h = { head, strlen(head) };
                 struct iovec t = { (char *) tail, 2 };
-                CHECK_INTEQ(jsonrpc_send_shared(server[i], &h, 1, body, &t,
-                                                1),
+                CHECK_INTEQ(jsonrpc_send_shared(server[i], &h, 1, body, &t, 1),
                             0);
             }
         }
     }
     refbuf_unref(body);
-    CHECK(weak != NULL);        /* Still queued. */
+    CHECK(weak != NULL); /* Still queued. */
 
     int next[N_CONNS] = { 0 };
     long long deadline = time_msec() + 10000;
@@ -422,7 +427,7 @@ test_shared(void)
         for (int i = 0; i < N_CONNS; i++) {
             jsonrpc_run(server[i]);
             if (i == 1 && next[0] < N_ROUNDS / 2) {
-                continue;       /* Not reading yet. */
+                continue; /* Not reading yet. */
             }
             struct jsonrpc_msg *msg;
             int error = jsonrpc_recv(client[i], &msg);
@@ -456,7 +461,7 @@ test_shared(void)
         jsonrpc_run(server[i]);
         CHECK_INTEQ(jsonrpc_get_backlog(server[i]), 0);
     }
-    CHECK(weak == NULL);        /* Freed with the last reference. */
+    CHECK(weak == NULL); /* Freed with the last reference. */
     for (int i = 0; i < N_CONNS; i++) {
         jsonrpc_close(server[i]);
         jsonrpc_close(client[i]);
