@@ -1046,7 +1046,6 @@ text_updates_finish(struct text_updates *tu, const struct ovsdb_monitor *m,
                 ds_put_char(out, '{');
                 ds_put_buffer(out, t->string, t->length);
                 ds_put_char(out, '}');
-                ds_destroy(t);
             }
         }
         ds_put_char(out, '}');
