@@ -5,6 +5,7 @@ lib_libsupport_a_SOURCES = \
 	lib/ds.c lib/ds.h \
 	lib/hash.c lib/hash.h \
 	lib/hmap.c lib/hmap.h \
+	lib/refbuf.c lib/refbuf.h \
 	lib/util.c lib/util.h \
 	lib/uuid.c lib/uuid.h
 # (engine) generic JSON helpers.

@@ -10,7 +10,10 @@
  * envelope by hand and values by json_dump_callback(), and written with one
  * send() for everything queued: by the next jsonrpc_recv() (so a reply
  * leaves as soon as its request is handled), by jsonrpc_run(), or at once
- * when a lot is queued. */
+ * when a lot is queued.  A shared buffer (jsonrpc_send_shared()) is queued
+ * by reference: what was queued before it moves to a segment of its own,
+ * the buffer becomes the next segment, and what follows goes to 'output'
+ * again; segments leave first, in order. */
 #include <config.h>
 #include "lib/jsonrpc.h"
 
@@ -24,6 +27,7 @@
 #include "lib/ds.h"
 #include "lib/poll-loop.h"
 #include "lib/reconnect.h"
+#include "lib/refbuf.h"
 #include "lib/stream.h"
 #include "lib/timeval.h"
 #include "lib/vlog.h"
@@ -329,10 +333,42 @@ struct jsonrpc {
     bool read_more;             /* jsonrpc_recv() stopped at its read
                                  * budget, not at EAGAIN. */
 
-    /* Output: bytes [sent, output.length) are queued. */
+    /* Output: the segments, then bytes [sent, output.length). */
+    struct out_seg *segs; /* [seg_head, n_segs) are queued. */
+    size_t seg_head, n_segs, allocated_segs;
+    size_t seg_sent;  /* Bytes of segs[seg_head] sent. */
+    size_t seg_bytes; /* Unsent bytes in the segments. */
     struct ds output;
     size_t sent;
 };
+
+/* Queued output that is not in 'output': bytes of a shared buffer, or
+ * bytes that were queued before one ('own' then holds them). */
+struct out_seg {
+    struct refbuf *shared; /* Or NULL. */
+    char *own;             /* Freed when sent, if nonnull. */
+    const char *data;
+    size_t size;
+};
+
+static void
+seg_free(struct out_seg *seg)
+{
+    refbuf_unref(seg->shared);
+    free(seg->own);
+}
+
+static void
+free_segs(struct jsonrpc *rpc)
+{
+    for (size_t i = rpc->seg_head; i < rpc->n_segs; i++) {
+        seg_free(&rpc->segs[i]);
+    }
+    free(rpc->segs);
+    rpc->segs = NULL;
+    rpc->seg_head = rpc->n_segs = rpc->allocated_segs = 0;
+    rpc->seg_sent = rpc->seg_bytes = 0;
+}
 
 struct jsonrpc *
 jsonrpc_open(struct stream *stream)
@@ -354,6 +390,7 @@ jsonrpc_close(struct jsonrpc *rpc)
         free(rpc->name);
         free(rpc->error_detail);
         free(rpc->input);
+        free_segs(rpc);
         ds_destroy(&rpc->output);
         free(rpc);
     }
@@ -375,6 +412,7 @@ jsonrpc_error(struct jsonrpc *rpc, int error, char *detail)
         free(rpc->error_detail);
         rpc->error_detail = detail;
         detail = NULL;
+        free_segs(rpc);
         ds_clear(&rpc->output);
         rpc->sent = 0;
     }
@@ -384,12 +422,48 @@ jsonrpc_error(struct jsonrpc *rpc, int error, char *detail)
 size_t
 jsonrpc_get_backlog(const struct jsonrpc *rpc)
 {
-    return rpc->output.length - rpc->sent;
+    return rpc->seg_bytes + rpc->output.length - rpc->sent;
+}
+
+/* Sends what it can of the segments.  Returns true if none is left. */
+static bool
+flush_segs(struct jsonrpc *rpc)
+{
+    while (!rpc->status && rpc->seg_head < rpc->n_segs) {
+        struct out_seg *seg = &rpc->segs[rpc->seg_head];
+        size_t left = seg->size - rpc->seg_sent;
+        ssize_t n = left ? stream_send(rpc->stream, seg->data + rpc->seg_sent,
+                                       left)
+                         : 0;
+        if (n > 0 || !left) {
+            rpc->seg_sent += n;
+            rpc->seg_bytes -= n;
+            if (rpc->seg_sent == seg->size) {
+                seg_free(seg);
+                rpc->seg_head++;
+                rpc->seg_sent = 0;
+            }
+        } else if (n == -EAGAIN) {
+            return false;
+        } else {
+            int error = n ? -n : EPROTO;
+            VLOG_WARN_RL(&rl, "%s: send error: %s", rpc->name,
+                         ovs_strerror(error));
+            jsonrpc_error(rpc, error, NULL);
+        }
+    }
+    if (rpc->segs) {
+        free_segs(rpc);
+    }
+    return true;
 }
 
 static void
 flush_output(struct jsonrpc *rpc)
 {
+    if (rpc->segs && !flush_segs(rpc)) {
+        return;
+    }
     while (!rpc->status && jsonrpc_get_backlog(rpc)) {
         ssize_t n = stream_send(rpc->stream, rpc->output.string + rpc->sent,
                                 jsonrpc_get_backlog(rpc));
@@ -495,6 +569,49 @@ jsonrpc_send(struct jsonrpc *rpc, struct jsonrpc_msg *msg)
     }
     jsonrpc_msg_serialize(msg, &rpc->output);
     jsonrpc_msg_destroy(msg);
+    after_queue(rpc);
+    return rpc->status;
+}
+
+static struct out_seg *
+push_seg(struct jsonrpc *rpc)
+{
+    if (rpc->n_segs >= rpc->allocated_segs) {
+        rpc->segs = x2nrealloc(rpc->segs, &rpc->allocated_segs,
+                               sizeof *rpc->segs);
+    }
+    return &rpc->segs[rpc->n_segs++];
+}
+
+int
+jsonrpc_send_shared(struct jsonrpc *rpc, const struct iovec *head, int n_head,
+                    struct refbuf *body, const struct iovec *tail, int n_tail)
+{
+    if (rpc->status) {
+        return rpc->status;
+    }
+    for (int i = 0; i < n_head; i++) {
+        ds_put_buffer(&rpc->output, head[i].iov_base, head[i].iov_len);
+    }
+    if (jsonrpc_get_backlog(rpc) > rpc->seg_bytes) {
+        /* The bytes queued so far go first, as a segment. */
+        struct out_seg *seg = push_seg(rpc);
+        seg->shared = NULL;
+        seg->data = rpc->output.string + rpc->sent;
+        seg->size = rpc->output.length - rpc->sent;
+        seg->own = ds_steal_cstr(&rpc->output);
+        rpc->seg_bytes += seg->size;
+        rpc->sent = 0;
+    }
+    struct out_seg *seg = push_seg(rpc);
+    seg->shared = refbuf_ref(body);
+    seg->own = NULL;
+    seg->data = body->data;
+    seg->size = body->size;
+    rpc->seg_bytes += seg->size;
+    for (int i = 0; i < n_tail; i++) {
+        ds_put_buffer(&rpc->output, tail[i].iov_base, tail[i].iov_len);
+    }
     after_queue(rpc);
     return rpc->status;
 }
@@ -1087,6 +1204,17 @@ jsonrpc_session_send_raw(struct jsonrpc_session *s, const struct iovec *iov,
                          int n_iov)
 {
     return s->rpc ? jsonrpc_send_raw(s->rpc, iov, n_iov) : ENOTCONN;
+}
+
+int
+jsonrpc_session_send_shared(struct jsonrpc_session *s,
+                            const struct iovec *head, int n_head,
+                            struct refbuf *body, const struct iovec *tail,
+                            int n_tail)
+{
+    return s->rpc
+               ? jsonrpc_send_shared(s->rpc, head, n_head, body, tail, n_tail)
+               : ENOTCONN;
 }
 
 struct jsonrpc *

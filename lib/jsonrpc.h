@@ -100,6 +100,7 @@ char *jsonrpc_msg_to_string(const struct jsonrpc_msg *msg);
 #define JSONRPC_DEFAULT_MAX_DEPTH 1000
 
 struct jsonrpc;
+struct refbuf;
 
 /* Returns a connection over 'stream' (connected or still connecting);
  * takes ownership of 'stream'.  Caller must free with jsonrpc_close(). */
@@ -148,6 +149,12 @@ int jsonrpc_send(struct jsonrpc *, struct jsonrpc_msg *msg);
  * same pre-serialized update to many connections.  'iov' is borrowed: the
  * bytes are copied.  Returns 0 or the sticky error. */
 int jsonrpc_send_raw(struct jsonrpc *, const struct iovec *iov, int n_iov);
+/* Queues one message made of the bytes of 'head', 'body' and 'tail', as
+ * jsonrpc_send_raw() would, but 'body' (a text shared by many connections)
+ * by reference, not copied: it holds a reference until 'body' is sent. */
+int jsonrpc_send_shared(struct jsonrpc *, const struct iovec *head, int n_head,
+                        struct refbuf *body, const struct iovec *tail,
+                        int n_tail);
 
 /* Receives the next message.  Returns 0 and '*msgp' (caller must free with
  * jsonrpc_msg_destroy()), EAGAIN if no complete message has arrived yet, or
@@ -218,6 +225,11 @@ int jsonrpc_session_send(struct jsonrpc_session *, struct jsonrpc_msg *msg);
 /* As jsonrpc_send_raw(). */
 int jsonrpc_session_send_raw(struct jsonrpc_session *,
                              const struct iovec *iov, int n_iov);
+/* As jsonrpc_send_shared(). */
+int jsonrpc_session_send_shared(struct jsonrpc_session *,
+                                const struct iovec *head, int n_head,
+                                struct refbuf *body, const struct iovec *tail,
+                                int n_tail);
 
 /* Returns the current connection, or NULL; borrowed (valid until the next
  * jsonrpc_session_run()). */

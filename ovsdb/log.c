@@ -14,7 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <sys/uio.h>
-#include <openssl/evp.h>
+/* SHA1_Init() and friends hash without OpenSSL 3's provider machinery,
+ * whose first use (EVP_MD_fetch()) touches about 2 MB of libcrypto that
+ * then stays resident: for a server with a small database that is a
+ * fourth of its memory. */
+#define OPENSSL_SUPPRESS_DEPRECATED 1
+#include <openssl/sha.h>
 #include "lib/allocator.h"
 #include "lib/ds.h"
 #include "lib/json-util.h"
@@ -651,37 +656,20 @@ parse_header(const char *line, size_t n, const char *magic, size_t *sizep,
     return true;
 }
 
-/* Returns the SHA-1 implementation.  OpenSSL 3 looks a digest up again on
- * every EVP_sha1() use unless it is fetched once, which costs more than
- * hashing a small record. */
-static const EVP_MD *
-sha1_md(void)
-{
-    static EVP_MD *md;
-    if (!md) {
-        md = EVP_MD_fetch(NULL, "SHA1", NULL);
-    }
-    return md ? md : EVP_sha1();
-}
-
 /* Writes the SHA-1 of 'n' buffers as 40 lowercase hex digits and a NUL. */
 static void
 sha1_hex_iov(const struct iovec *iov, size_t n, char hex[SHA1_HEX_LEN + 1])
 {
     static const char digits[] = "0123456789abcdef";
-    static EVP_MD_CTX *ctx;
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int md_len = 0;
+    unsigned char md[SHA_DIGEST_LENGTH];
+    SHA_CTX ctx;
 
-    if (!ctx) {
-        ctx = EVP_MD_CTX_new();
-    }
-    EVP_DigestInit_ex(ctx, sha1_md(), NULL);
+    SHA1_Init(&ctx);
     for (size_t i = 0; i < n; i++) {
-        EVP_DigestUpdate(ctx, iov[i].iov_base, iov[i].iov_len);
+        SHA1_Update(&ctx, iov[i].iov_base, iov[i].iov_len);
     }
-    EVP_DigestFinal_ex(ctx, md, &md_len);
-    for (unsigned int i = 0; i < md_len && i < SHA1_HEX_LEN / 2; i++) {
+    SHA1_Final(md, &ctx);
+    for (int i = 0; i < SHA_DIGEST_LENGTH && i < SHA1_HEX_LEN / 2; i++) {
         hex[i * 2] = digits[md[i] >> 4];
         hex[i * 2 + 1] = digits[md[i] & 15];
     }

@@ -11,6 +11,7 @@
 #include "lib/hash.h"
 #include "lib/hmap.h"
 #include "lib/json-util.h"
+#include "lib/refbuf.h"
 #include "ovsdb/condition.h"
 #include "ovsdb/datum.h"
 #include "ovsdb/error.h"
@@ -80,6 +81,12 @@ struct ovsdb_monitor {
     unsigned long long stamp;
     size_t *pending;
     size_t n_pending, allocated_pending;
+
+    /* The serialized initial contents, while some client still has them
+     * queued (a weak pointer: NULL once the last holder is done), valid
+     * if 'initial_stamp' is the hub's 'commit_serial'. */
+    struct refbuf *initial_text;
+    unsigned long long initial_stamp;
 };
 
 /* One row change kept in the history: private clones of the rows. */
@@ -443,6 +450,9 @@ monitor_free(struct ovsdb_monitor *m)
     free(m->subs);
     free(m->pending);
     free(m->key);
+    if (m->initial_text) {
+        refbuf_set_weak(m->initial_text, NULL);
+    }
     free(m);
 }
 
@@ -769,136 +779,13 @@ row_matches(const struct monitor_table *mt, const struct ovsdb_row *row)
            || ovsdb_condition_match_any(row, &mt->cond);
 }
 
-/* Returns {"column": value...} for the monitored columns of 'row' that
- * select the kind of change 'sel' (SEL_*); with 'skip_default', leaves out
- * columns at their default value (update2's "initial" and "insert"). */
-static json_t *
-row_to_json(const struct monitor_table *mt, const struct ovsdb_row *row,
-            unsigned int sel, bool skip_default)
-{
-    json_t *json = json_object();
-    for (size_t i = 0; i < mt->n_columns; i++) {
-        const struct ovsdb_column *c = mt->columns[i];
-        if (!(mt->column_select[i] & sel)) {
-            continue;
-        }
-        const struct ovsdb_datum *d = &row->fields[c->index];
-        if (!skip_default || !ovsdb_datum_is_default(d, &c->type)) {
-            json_object_set_new(json, c->name,
-                                ovsdb_datum_to_json(d, &c->type));
-        }
-    }
-    return json;
-}
-
 static bool
 column_changed(const struct ovsdb_column *c, const struct ovsdb_row *old,
                const struct ovsdb_row *new, const unsigned long *changed)
 {
-    return changed
-           ? bitmap_is_set(changed, c->index)
-           : !ovsdb_datum_equals(&old->fields[c->index],
-                                 &new->fields[c->index], &c->type);
-}
-
-/* Returns the v1 "old" or the v2 "modify" object for a row whose monitored
- * columns changed, or NULL if none did.  As the reference, the object has
- * only the columns that select "modify", so it may be empty. */
-static json_t *
-modify_to_json(const struct monitor_table *mt, const struct ovsdb_row *old,
-               const struct ovsdb_row *new, const unsigned long *changed,
-               enum ovsdb_monitor_version version)
-{
-    json_t *json = NULL;
-    for (size_t i = 0; i < mt->n_columns; i++) {
-        const struct ovsdb_column *c = mt->columns[i];
-        if (!column_changed(c, old, new, changed)) {
-            continue;
-        }
-        if (!json) {
-            json = json_object();
-        }
-        if (!(mt->column_select[i] & SEL_MODIFY)) {
-            continue;
-        }
-        const struct ovsdb_datum *od = &old->fields[c->index];
-        const struct ovsdb_datum *nd = &new->fields[c->index];
-        json_t *value;
-        if (version == OVSDB_MONITOR_V1) {
-            value = ovsdb_datum_to_json(od, &c->type);
-        } else if (!ovsdb_type_is_composite(&c->type)) {
-            /* As the reference: an optional value ("max": 1) is sent whole,
-             * only sets and maps of more than one element as diffs. */
-            value = ovsdb_datum_to_json(nd, &c->type);
-        } else {
-            struct ovsdb_datum diff;
-            ovsdb_datum_diff(&diff, od, nd, &c->type);
-            value = ovsdb_datum_to_json(&diff, &c->type);
-            ovsdb_datum_destroy(&diff, &c->type);
-        }
-        json_object_set_new(json, c->name, value);
-    }
-    if (!json && version != OVSDB_MONITOR_V1) {
-        /* The reference also watches the columns its condition reads and
-         * sends an empty "modify" when only one of those changed. */
-        for (size_t i = 0; i < mt->cond.n_clauses; i++) {
-            const struct ovsdb_column *c = mt->cond.clauses[i].column;
-            if (c && column_changed(c, old, new, changed)) {
-                return json_object();
-            }
-        }
-    }
-    return json;
-}
-
-/* Returns the <row-update> (v1) or <row-update2> (v2, v3) that 'm' shows
- * for the change 'old' -> 'new' in 'mt''s table, or NULL if none.
- * 'changed' may be NULL: then columns are compared. */
-static json_t *
-row_update(const struct ovsdb_monitor *m, const struct monitor_table *mt,
-           const struct ovsdb_row *old, const struct ovsdb_row *new,
-           const unsigned long *changed)
-{
-    bool old_match = old && row_matches(mt, old);
-    bool new_match = new && row_matches(mt, new);
-    bool v1 = m->version == OVSDB_MONITOR_V1;
-    json_t *json;
-
-    if (old_match && new_match) {
-        if (!mt->modify) {
-            return NULL;
-        }
-        json_t *diff = modify_to_json(mt, old, new, changed, m->version);
-        if (!diff) {
-            return NULL;
-        }
-        json = json_object();
-        if (v1) {
-            json_object_set_new(json, "new",
-                                row_to_json(mt, new, SEL_MODIFY, false));
-            json_object_set_new(json, "old", diff);
-        } else {
-            json_object_set_new(json, "modify", diff);
-        }
-    } else if (new_match) {
-        if (!mt->insert) {
-            return NULL;
-        }
-        json = json_object();
-        json_object_set_new(json, v1 ? "new" : "insert",
-                            row_to_json(mt, new, SEL_INSERT, !v1));
-    } else if (old_match) {
-        if (!mt->delete) {
-            return NULL;
-        }
-        json = json_object();
-        json_object_set_new(json, v1 ? "old" : "delete",
-                            v1 ? row_to_json(mt, old, SEL_DELETE, false)
-                               : json_null());
-    } else {
-        return NULL;
-    }
-    return json;
+    return changed ? bitmap_is_set(changed, c->index)
+                   : !ovsdb_datum_equals(&old->fields[c->index],
+                                         &new->fields[c->index], &c->type);
 }
 
 static void
@@ -914,6 +801,287 @@ put_row_update(json_t *updates, const struct ovsdb_table *table,
     char uuid_s[UUID_LEN + 1];
     uuid_to_string(uuid, uuid_s);
     json_object_set_new(table_updates, uuid_s, row_update);
+}
+
+/* Updates are built as text, without a jansson tree (which costs hundreds
+ * of bytes per row: a commit of 500,000 rows, an initial reply of a big
+ * table); the few callers that need a tree parse it. */
+
+static void
+put_member_name(struct ds *out, const char *name)
+{
+    jsonx_put_string(out, name, strlen(name));
+    ds_put_char(out, ':');
+}
+
+/* Appends {"column": value...} for the monitored columns of 'row' that
+ * select the kind of change 'sel' (SEL_*), in the order of 'order' (from
+ * sort_columns(): the order row_to_json() and jsonx_put() give) or, if
+ * 'order' is NULL, in the shape's column order; with 'skip_default',
+ * leaves out columns at their default value (update2's "initial" and
+ * "insert"). */
+static void
+put_row_text(struct ds *out, const struct monitor_table *mt,
+             const size_t *order, const struct ovsdb_row *row,
+             unsigned int sel, bool skip_default)
+{
+    bool first = true;
+    ds_put_char(out, '{');
+    for (size_t k = 0; k < mt->n_columns; k++) {
+        size_t i = order ? order[k] : k;
+        const struct ovsdb_column *c = mt->columns[i];
+        if (!(mt->column_select[i] & sel)) {
+            continue;
+        }
+        const struct ovsdb_datum *d = &row->fields[c->index];
+        if (skip_default && ovsdb_datum_is_default(d, &c->type)) {
+            continue;
+        }
+        if (!first) {
+            ds_put_char(out, ',');
+        }
+        first = false;
+        put_member_name(out, c->name);
+        ovsdb_datum_put_json(out, d, &c->type);
+    }
+    ds_put_char(out, '}');
+}
+
+/* Appends the v1 "old" or the v2 "modify" object for a row whose
+ * monitored columns changed and returns true, or returns false (appending
+ * nothing) if none did.  As the reference, the object has only the columns
+ * that select "modify", so it may be empty. */
+static bool
+put_modify_text(struct ds *out, const struct monitor_table *mt,
+                const struct ovsdb_row *old, const struct ovsdb_row *new,
+                const unsigned long *changed,
+                enum ovsdb_monitor_version version)
+{
+    bool any = false, first = true;
+    for (size_t i = 0; i < mt->n_columns; i++) {
+        const struct ovsdb_column *c = mt->columns[i];
+        if (!column_changed(c, old, new, changed)) {
+            continue;
+        }
+        if (!any) {
+            ds_put_char(out, '{');
+            any = true;
+        }
+        if (!(mt->column_select[i] & SEL_MODIFY)) {
+            continue;
+        }
+        if (!first) {
+            ds_put_char(out, ',');
+        }
+        first = false;
+        put_member_name(out, c->name);
+        const struct ovsdb_datum *od = &old->fields[c->index];
+        const struct ovsdb_datum *nd = &new->fields[c->index];
+        if (version == OVSDB_MONITOR_V1) {
+            ovsdb_datum_put_json(out, od, &c->type);
+        } else if (!ovsdb_type_is_composite(&c->type)) {
+            /* As the reference: an optional value ("max": 1) is sent whole,
+             * only sets and maps of more than one element as diffs. */
+            ovsdb_datum_put_json(out, nd, &c->type);
+        } else {
+            struct ovsdb_datum diff;
+            ovsdb_datum_diff(&diff, od, nd, &c->type);
+            ovsdb_datum_put_json(out, &diff, &c->type);
+            ovsdb_datum_destroy(&diff, &c->type);
+        }
+    }
+    if (any) {
+        ds_put_char(out, '}');
+        return true;
+    }
+    if (version != OVSDB_MONITOR_V1) {
+        /* The reference also watches the columns its condition reads and
+         * sends an empty "modify" when only one of those changed. */
+        for (size_t i = 0; i < mt->cond.n_clauses; i++) {
+            const struct ovsdb_column *c = mt->cond.clauses[i].column;
+            if (c && column_changed(c, old, new, changed)) {
+                ds_put_cstr(out, "{}");
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Appends the <row-update> (v1) or <row-update2> (v2, v3) that 'm' shows
+ * for the change 'old' -> 'new' in 'mt''s table and returns true, or
+ * returns false, leaving 'out' as it was, if none.  'changed' may be NULL:
+ * then columns are compared. */
+static bool
+put_row_update_text(struct ds *out, const struct ovsdb_monitor *m,
+                    const struct monitor_table *mt,
+                    const struct ovsdb_row *old, const struct ovsdb_row *new,
+                    const unsigned long *changed)
+{
+    bool old_match = old != NULL && row_matches(mt, old);
+    bool new_match = new != NULL &&row_matches(mt, new);
+    bool v1 = m->version == OVSDB_MONITOR_V1;
+
+    if (old_match && new_match) {
+        if (!mt->modify) {
+            return false;
+        }
+        size_t start = out->length;
+        if (v1) {
+            ds_put_cstr(out, "{\"new\":");
+            put_row_text(out, mt, NULL, new, SEL_MODIFY, false);
+            ds_put_cstr(out, ",\"old\":");
+        } else {
+            ds_put_cstr(out, "{\"modify\":");
+        }
+        if (!put_modify_text(out, mt, old, new, changed, m->version)) {
+            ds_truncate(out, start);
+            return false;
+        }
+    } else if (new_match) {
+        if (!mt->insert) {
+            return false;
+        }
+        ds_put_cstr(out, v1 ? "{\"new\":" : "{\"insert\":");
+        put_row_text(out, mt, NULL, new, SEL_INSERT, !v1);
+    } else if (old_match) {
+        if (!mt->delete) {
+            return false;
+        }
+        if (v1) {
+            ds_put_cstr(out, "{\"old\":");
+            put_row_text(out, mt, NULL, old, SEL_DELETE, false);
+        } else {
+            ds_put_cstr(out, "{\"delete\":null");
+        }
+    } else {
+        return false;
+    }
+    ds_put_char(out, '}');
+    return true;
+}
+
+/* Parses 'text' (borrowed), which this module wrote. */
+static json_t *
+parse_text(const struct ds *text)
+{
+    json_error_t error;
+    json_t *json = jsonx_loadb(text->string, text->length, 0, &error);
+    if (!json) {
+        ovs_fatal(0, "monitor: bad update text: %s", error.text);
+    }
+    return json;
+}
+
+/* As put_row_update_text(), as a tree.  New reference, or NULL if none. */
+static json_t *
+row_update(const struct ovsdb_monitor *m, const struct monitor_table *mt,
+           const struct ovsdb_row *old, const struct ovsdb_row *new,
+           const unsigned long *changed)
+{
+    struct ds text = DS_EMPTY_INITIALIZER;
+    json_t *json = (put_row_update_text(&text, m, mt, old, new, changed)
+                        ? parse_text(&text)
+                        : NULL);
+    ds_destroy(&text);
+    return json;
+}
+
+/* A <table-updates> text being built from changes in any order: one buffer
+ * of "uuid":<row-update> members per table, joined at the end. */
+struct text_updates {
+    struct ds *tables; /* By table index. */
+    size_t n_tables;
+    size_t n_rows;
+};
+
+static void
+text_updates_init(struct text_updates *tu, const struct ovsdb_monitor *m)
+{
+    tu->n_tables = m->n_tables;
+    tu->tables = xcalloc(m->n_tables, sizeof *tu->tables);
+    tu->n_rows = 0;
+}
+
+static void
+put_uuid_member(struct ds *out, const struct uuid *uuid)
+{
+    char *p = ds_put_uninit(out, UUID_LEN + 3);
+    p[0] = '"';
+    uuid_to_string(uuid, p + 1);
+    p[UUID_LEN + 1] = '"';
+    p[UUID_LEN + 2] = ':';
+}
+
+/* Adds the row update that 'm' shows for 'old' -> 'new' in 'mt''s table,
+ * if any. */
+static void
+text_updates_add(struct text_updates *tu, const struct ovsdb_monitor *m,
+                 const struct monitor_table *mt, const struct ovsdb_row *old,
+                 const struct ovsdb_row *new, const unsigned long *changed)
+{
+    struct ds *out = &tu->tables[mt->table->schema->index];
+    size_t start = out->length;
+    if (start) {
+        ds_put_char(out, ',');
+    }
+    put_uuid_member(out, ovsdb_row_get_uuid(old ? old : new));
+    if (put_row_update_text(out, m, mt, old, new, changed)) {
+        tu->n_rows++;
+    } else {
+        ds_truncate(out, start);
+    }
+}
+
+/* Moves the text into 'out' (which must be empty) and frees the rest. */
+static void
+text_updates_finish(struct text_updates *tu, const struct ovsdb_monitor *m,
+                    struct ds *out)
+{
+    size_t n_used = 0, last = 0;
+    for (size_t i = 0; i < tu->n_tables; i++) {
+        if (tu->tables[i].length) {
+            n_used++;
+            last = i;
+        }
+    }
+    if (n_used == 1) {
+        /* The common case, without a second copy of a big text: wrap the
+         * table's buffer where it is. */
+        struct ds *t = &tu->tables[last];
+        struct ds head = DS_EMPTY_INITIALIZER;
+        ds_put_char(&head, '{');
+        put_member_name(&head, m->tables[last]->table->schema->name);
+        ds_put_char(&head, '{');
+        size_t len = t->length;
+        ds_reserve(t, len + head.length + 2);
+        memmove(t->string + head.length, t->string, len);
+        memcpy(t->string, head.string, head.length);
+        t->length = len + head.length;
+        ds_put_cstr(t, "}}");
+        ds_destroy(&head);
+        *out = *t;
+        ds_init(t);
+    } else {
+        ds_put_char(out, '{');
+        for (size_t i = 0; i < tu->n_tables; i++) {
+            struct ds *t = &tu->tables[i];
+            if (t->length) {
+                if (out->length > 1) {
+                    ds_put_char(out, ',');
+                }
+                put_member_name(out, m->tables[i]->table->schema->name);
+                ds_put_char(out, '{');
+                ds_put_buffer(out, t->string, t->length);
+                ds_put_char(out, '}');
+            }
+        }
+        ds_put_char(out, '}');
+    }
+    for (size_t i = 0; i < tu->n_tables; i++) {
+        ds_destroy(&tu->tables[i]);
+    }
+    free(tu->tables);
 }
 
 /* Candidate rows: the rows an indexed condition may show. */
@@ -975,51 +1143,94 @@ unique_candidates(struct candidates *cands)
     cands->n = n;
 }
 
+/* Appends the "initial" (v1: "new") row update of 'row' as a member of
+ * 'out', preceded by a comma unless 'out' ends at 'start'. */
 static void
-put_initial_row(json_t *updates, const struct ovsdb_monitor *m,
-                const struct monitor_table *mt, const struct ovsdb_row *row)
+put_initial_row_text(struct ds *out, size_t start,
+                     const struct ovsdb_monitor *m,
+                     const struct monitor_table *mt,
+                     const struct ovsdb_row *row)
 {
-    json_t *ru = json_object();
-    if (m->version == OVSDB_MONITOR_V1) {
-        json_object_set_new(ru, "new",
-                            row_to_json(mt, row, SEL_INITIAL, false));
-    } else {
-        json_object_set_new(ru, "initial",
-                            row_to_json(mt, row, SEL_INITIAL, true));
+    if (out->length > start) {
+        ds_put_char(out, ',');
     }
-    put_row_update(updates, mt->table, ovsdb_row_get_uuid(row), ru);
+    put_uuid_member(out, ovsdb_row_get_uuid(row));
+    bool v1 = m->version == OVSDB_MONITOR_V1;
+    ds_put_cstr(out, v1 ? "{\"new\":" : "{\"initial\":");
+    put_row_text(out, mt, NULL, row, SEL_INITIAL, !v1);
+    ds_put_char(out, '}');
 }
 
-json_t *
-ovsdb_monitor_get_initial(const struct ovsdb_monitor *m)
+static void
+put_initial_text(struct ds *out, const struct ovsdb_monitor *m)
 {
-    json_t *updates = json_object();
+    ds_put_char(out, '{');
     for (size_t i = 0; i < m->n_tables; i++) {
         const struct monitor_table *mt = m->tables[i];
         if (!mt || !mt->initial) {
             continue;
         }
+        size_t table_start = out->length;
+        if (table_start > 1) {
+            ds_put_char(out, ',');
+        }
+        put_member_name(out, mt->table->schema->name);
+        ds_put_char(out, '{');
+        size_t rows_start = out->length;
         if (mt->indexed) {
-            /* Only the rows the condition's clauses find. */
             struct candidates cands = { .table = mt->table };
             for (size_t k = 0; k < mt->cond.n_clauses; k++) {
                 add_clause_rows(mt, k, &cands);
             }
             unique_candidates(&cands);
             for (size_t k = 0; k < cands.n; k++) {
-                put_initial_row(updates, m, mt, cands.rows[k]);
+                put_initial_row_text(out, rows_start, m, mt, cands.rows[k]);
             }
             free(cands.rows);
-            continue;
-        }
-        const struct ovsdb_row *row;
-        OVSDB_TABLE_FOR_EACH_ROW (row, mt->table) {
-            if (row_matches(mt, row)) {
-                put_initial_row(updates, m, mt, row);
+        } else {
+            const struct ovsdb_row *row;
+            OVSDB_TABLE_FOR_EACH_ROW (row, mt->table) {
+                if (row_matches(mt, row)) {
+                    put_initial_row_text(out, rows_start, m, mt, row);
+                }
             }
         }
+        if (out->length == rows_start) {
+            ds_truncate(out, table_start); /* No rows: no member. */
+        } else {
+            ds_put_char(out, '}');
+        }
     }
-    return updates;
+    ds_put_char(out, '}');
+}
+
+json_t *
+ovsdb_monitor_get_initial(const struct ovsdb_monitor *m)
+{
+    struct ds text = DS_EMPTY_INITIALIZER;
+    put_initial_text(&text, m);
+    json_t *json = parse_text(&text);
+    ds_destroy(&text);
+    return json;
+}
+
+struct refbuf *
+ovsdb_monitor_get_initial_text(struct ovsdb_monitor *m)
+{
+    if (m->initial_text) {
+        if (m->initial_stamp == m->hub->commit_serial) {
+            return refbuf_ref(m->initial_text);
+        }
+        refbuf_set_weak(m->initial_text, NULL);
+        m->initial_text = NULL;
+    }
+    struct ds text = DS_EMPTY_INITIALIZER;
+    put_initial_text(&text, m);
+    struct refbuf *b = refbuf_from_ds(&text);
+    m->initial_text = b;
+    m->initial_stamp = m->hub->commit_serial;
+    refbuf_set_weak(b, &m->initial_text);
+    return b;
 }
 
 static bool
@@ -1147,36 +1358,6 @@ sort_columns(const struct monitor_table *mt, size_t *order)
         }
         order[j] = i;
     }
-}
-
-/* Writes the JSON object that row_to_json() would return, with the
- * columns in 'order' (from sort_columns()). */
-static void
-put_row_text(struct ds *out, const struct monitor_table *mt,
-             const size_t *order, const struct ovsdb_row *row,
-             unsigned int sel, bool skip_default)
-{
-    bool first = true;
-    ds_put_char(out, '{');
-    for (size_t k = 0; k < mt->n_columns; k++) {
-        size_t i = order[k];
-        const struct ovsdb_column *c = mt->columns[i];
-        if (!(mt->column_select[i] & sel)) {
-            continue;
-        }
-        const struct ovsdb_datum *d = &row->fields[c->index];
-        if (skip_default && ovsdb_datum_is_default(d, &c->type)) {
-            continue;
-        }
-        if (!first) {
-            ds_put_char(out, ',');
-        }
-        first = false;
-        jsonx_put_string(out, c->name, strlen(c->name));
-        ds_put_char(out, ':');
-        ovsdb_datum_put_json(out, d, &c->type);
-    }
-    ds_put_char(out, '}');
 }
 
 /* The text of one table's part of a condition change's update. */
@@ -1339,7 +1520,7 @@ ovsdb_monitor_put_cond_change(struct ds *out, const struct ovsdb_monitor *old,
 
 struct compose_ctx {
     const struct ovsdb_monitor *m;
-    json_t *updates;
+    struct text_updates updates;
 };
 
 static bool
@@ -1350,12 +1531,8 @@ compose_change(const struct ovsdb_table *table, const struct ovsdb_row *old,
     struct compose_ctx *ctx = ctx_;
     const struct monitor_table *mt = ctx->m->tables[table->schema->index];
     if (mt) {
-        json_t *ru = row_update(ctx->m, mt, old, new,
-                                old && new ? changed : NULL);
-        if (ru) {
-            put_row_update(ctx->updates, table,
-                           ovsdb_row_get_uuid(old ? old : new), ru);
-        }
+        text_updates_add(&ctx->updates, ctx->m, mt, old, new,
+                         old && new ? changed : NULL);
     }
     return true;
 }
@@ -1501,12 +1678,13 @@ hub_commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn,
         if (m->all_indexed && m->stamp != hub->commit_serial) {
             continue;           /* Nothing it can see. */
         }
-        struct compose_ctx cctx = { .m = m, .updates = json_object() };
+        struct compose_ctx cctx = { .m = m };
+        text_updates_init(&cctx.updates, m);
         compose_commit(&ctx, txn, &cctx);
-        if (json_object_size(cctx.updates)) {
-            /* lib/json-util spells numbers as the reference does. */
-            struct ds body = DS_EMPTY_INITIALIZER;
-            jsonx_put(&body, cctx.updates);
+        size_t n_rows = cctx.updates.n_rows;
+        struct ds body = DS_EMPTY_INITIALIZER;
+        text_updates_finish(&cctx.updates, m, &body);
+        if (n_rows) {
             struct ovsdb_monitor_update update = {
                 .body = body.string,
                 .body_size = body.length,
@@ -1516,9 +1694,8 @@ hub_commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn,
             for (size_t i = 0; i < m->n_subs; i++) {
                 m->subs[i].cb(m->subs[i].aux, &update);
             }
-            ds_destroy(&body);
         }
-        json_decref(cctx.updates);
+        ds_destroy(&body);
     }
     free(ctx.changes);
 }

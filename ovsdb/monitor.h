@@ -37,6 +37,7 @@ struct ds;
 struct ovsdb;
 struct ovsdb_error;
 struct ovsdb_txn;
+struct refbuf;
 
 enum ovsdb_monitor_version {
     OVSDB_MONITOR_V1,           /* "monitor": "update", "old"/"new". */
@@ -124,6 +125,12 @@ void ovsdb_monitor_unsubscribe(struct ovsdb_monitor *m,
  * "initial" (v2, v3) form, for tables whose "select" has "initial".  New
  * reference (an empty object if nothing). */
 json_t *ovsdb_monitor_get_initial(const struct ovsdb_monitor *m);
+
+/* Same as text: what jsonx_put() would write for that object (tables in
+ * schema order), built once per shape and shared: until the database
+ * changes, every caller gets the same buffer while any still holds it.
+ * New reference (caller must refbuf_unref()). */
+struct refbuf *ovsdb_monitor_get_initial_text(struct ovsdb_monitor *m);
 
 /* Appends to 'out' the <table-updates> JSON text that takes a client from
  * 'old''s view to 'new''s view after a condition change (rows leaving are

@@ -17,6 +17,7 @@
 #include "lib/json-util.h"
 #include "lib/jsonrpc.h"
 #include "lib/poll-loop.h"
+#include "lib/refbuf.h"
 #include "lib/stream-ssl.h"
 #include "lib/timeval.h"
 #include "lib/uuid.h"
@@ -41,11 +42,14 @@ VLOG_DEFINE_THIS_MODULE(session);
  * socket has more is reported by poll().
  *
  * While a session's unsent output ('backlog', bytes) is at or over
- * 'backlog_pause', it reads nothing from its client, whatever the
- * requests, and its monitors' updates are not queued but kept pending in
- * the monitor module, one change per row (ovsdb_monitor_pending_add()).
- * Once the backlog is under the limit again, each monitor's pending
- * changes leave as one merged update, and reading resumes.  Pending
+ * MERGE_BACKLOG (the socket took none of what jsonrpc tried to send), its
+ * monitors' updates are not queued but kept pending in the monitor module,
+ * one change per row (ovsdb_monitor_pending_add()), so that a client that
+ * is behind gets one merged update instead of one per commit and the
+ * server keeps at most one change per row for it, not a queue of texts.
+ * Once the backlog is empty, each monitor's pending changes leave as one
+ * merged update.  At or over 'backlog_pause' it also reads nothing from
+ * its client, whatever the requests, until it is under again.  Pending
  * changes also leave before anything else is queued for the session (a
  * reply, a notification), so that no client sees an update after the reply
  * to a later transaction of its own.
@@ -72,6 +76,7 @@ static bool pass_waited = true;
 static const struct ovsdb_session *pass_resume;  /* Start here, or NULL. */
 static bool pass_skipping;      /* Before 'pass_resume' in this pass. */
 
+#define MERGE_BACKLOG (64 * 1024)
 static size_t backlog_pause = 1024 * 1024;
 static size_t backlog_drop = 64 * 1024 * 1024;
 static struct ovsdb_session_flow_stats flow_stats;
@@ -300,13 +305,10 @@ held_msg_destroy(struct held_msg *h)
     ds_destroy(&h->text);
 }
 
-/* Queues the serialized message 'out' (borrowed). */
+/* Checks the backlog after a message was queued onto 'before' bytes. */
 static void
-send_text(struct ovsdb_session *s, const struct ds *out)
+note_queued(struct ovsdb_session *s, size_t before)
 {
-    struct iovec iov = { .iov_base = out->string, .iov_len = out->length };
-    size_t before = jsonrpc_session_get_backlog(s->js);
-    jsonrpc_session_send_raw(s->js, &iov, 1);
     size_t after = jsonrpc_session_get_backlog(s->js);
     if (after > before) {
         /* A big reply (an initial monitor dump, a large select) is allowed
@@ -315,6 +317,16 @@ send_text(struct ovsdb_session *s, const struct ds *out)
         s->allowance = MAX(s->allowance, after - before);
     }
     check_backlog(s);
+}
+
+/* Queues the serialized message 'out' (borrowed). */
+static void
+send_text(struct ovsdb_session *s, const struct ds *out)
+{
+    struct iovec iov = { .iov_base = out->string, .iov_len = out->length };
+    size_t before = jsonrpc_session_get_backlog(s->js);
+    jsonrpc_session_send_raw(s->js, &iov, 1);
+    note_queued(s, before);
 }
 
 /* Serializes one message into 'out' with lib/json-util so that numbers
@@ -394,6 +406,33 @@ static void
 send_reply(struct ovsdb_session *s, const json_t *id, json_t *result)
 {
     session_send(s, id, result, NULL, NULL, NULL);
+}
+
+/* As send_reply() for a result already serialized and shared with other
+ * sessions ('result' borrowed): queued by reference, not copied. */
+static void
+send_shared_reply(struct ovsdb_session *s, const json_t *id,
+                  struct refbuf *result)
+{
+    static const char tail[] = ",\"error\":null}";
+    struct ds head = DS_EMPTY_INITIALIZER;
+    ds_put_cstr(&head, "{\"id\":");
+    jsonx_put(&head, id);
+    ds_put_cstr(&head, ",\"result\":");
+    flush_pending(s);
+    if (s->n_held) {
+        struct held_msg *h = hold(s, NULL);
+        ds_put_buffer(&head, result->data, result->size);
+        ds_put_cstr(&head, tail);
+        h->text = head;
+        return;
+    }
+    struct iovec head_iov = { head.string, head.length };
+    struct iovec tail_iov = { (char *) tail, sizeof tail - 1 };
+    size_t before = jsonrpc_session_get_backlog(s->js);
+    jsonrpc_session_send_shared(s->js, &head_iov, 1, result, &tail_iov, 1);
+    note_queued(s, before);
+    ds_destroy(&head);
 }
 
 /* Sends 'result' (takes ownership), the result of "transact" request
@@ -540,7 +579,8 @@ monitor_update_cb(void *sm_, const struct ovsdb_monitor_update *u)
 {
     struct session_monitor *sm = sm_;
     struct ovsdb_session *s = sm->session;
-    if (s->n_pending || jsonrpc_session_get_backlog(s->js) >= backlog_pause) {
+    size_t merge_at = MIN(MERGE_BACKLOG, backlog_pause);
+    if (s->n_pending || jsonrpc_session_get_backlog(s->js) >= merge_at) {
         /* Once one monitor of the session is pending, all are, so that
          * updates cannot overtake each other. */
         if (!sm->pending) {
@@ -623,12 +663,12 @@ flush_pending(struct ovsdb_session *s)
     }
 }
 
-/* Queues the pending changes if the client has taken enough of the
- * backlog.  Returns true if it did. */
+/* Queues the pending changes if the client has taken all of the backlog.
+ * Returns true if it did. */
 static bool
 flush_pending_if_drained(struct ovsdb_session *s)
 {
-    if (s->n_pending && jsonrpc_session_get_backlog(s->js) < backlog_pause) {
+    if (s->n_pending && !jsonrpc_session_get_backlog(s->js)) {
         flush_pending(s);
         return true;
     }
@@ -732,7 +772,8 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
         return;
     }
 
-    json_t *result;
+    json_t *result = NULL;
+    struct refbuf *text = NULL;
     if (version == OVSDB_MONITOR_V3) {
         bool found;
         json_t *updates = ovsdb_monitor_get_since(m, &last_id, &found);
@@ -742,7 +783,7 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
                        uuid_s);
         result = json_pack("[b s o]", found, uuid_s, updates);
     } else {
-        result = ovsdb_monitor_get_initial(m);
+        text = ovsdb_monitor_get_initial_text(m);
     }
 
     struct session_monitor *sm = xzalloc(sizeof *sm);
@@ -753,7 +794,12 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
     sm->m = m;
     hmap_insert(&s->monitors, &sm->node, hash_string(id_s, 0));
     ovsdb_monitor_subscribe(m, monitor_update_cb, sm);
-    send_reply(s, msg->id, result);
+    if (text) {
+        send_shared_reply(s, msg->id, text);
+        refbuf_unref(text);
+    } else {
+        send_reply(s, msg->id, result);
+    }
 }
 
 static void
@@ -1470,7 +1516,7 @@ ovsdb_session_wait(struct ovsdb_session *s)
     }
     if (jsonrpc_session_get_backlog(s->js) < backlog_pause) {
         jsonrpc_session_recv_wait(s->js);
-        if (s->n_pending) {
+        if (s->n_pending && !jsonrpc_session_get_backlog(s->js)) {
             poll_immediate_wake();
         }
     }

@@ -12,6 +12,7 @@
 #include "lib/allocator.h"
 #include "lib/ds.h"
 #include "lib/poll-loop.h"
+#include "lib/refbuf.h"
 #include "lib/stream.h"
 #include "lib/timeval.h"
 #include "lib/vlog.h"
@@ -364,6 +365,107 @@ test_backlog(void)
     free(blob);
     jsonrpc_close(server);
     jsonrpc_close(client);
+}
+
+/* A shared buffer queued on two connections between ordinary messages,
+ * one of whose peers does not read for a while: every message arrives
+ * whole and in order, and the buffer lives until both have sent it. */
+static void
+test_shared(void)
+{
+    enum {
+        N_CONNS = 2,
+        N_ROUNDS = 40
+    };
+    struct jsonrpc *server[N_CONNS], *client[N_CONNS];
+    for (int i = 0; i < N_CONNS; i++) {
+        struct stream *c, *s;
+        make_pair(&c, &s);
+        server[i] = jsonrpc_open(s);
+        client[i] = jsonrpc_open(c);
+    }
+
+    /* A body of about 200 kB, more than a socket buffer takes at once. */
+    struct ds text = DS_EMPTY_INITIALIZER;
+    ds_put_cstr(&text, "[");
+    for (int i = 0; i < 20000; i++) {
+        ds_put_format(&text, "%s\"r%05d\"", i ? "," : "", i);
+    }
+    ds_put_cstr(&text, "]");
+    struct refbuf *body = refbuf_from_ds(&text);
+    struct refbuf *weak = body;
+    refbuf_set_weak(body, &weak);
+
+    static const char tail[] = "]}";
+    for (int round = 0; round < N_ROUNDS; round++) {
+        for (int i = 0; i < N_CONNS; i++) {
+            CHECK_INTEQ(jsonrpc_send(server[i],
+                                     jsonrpc_create_notify("n",
+                                                           json_pack("[i]",
+                                                                     round))),
+                        0);
+            if (round % 4 == 1) {
+                char head[64];
+                snprintf(head, sizeof head,
+                         "{\"id\":null,\"method\":\"big\",\"params\":"
+                         "[%d,",
+                         round);
+                struct iovec h = { head, strlen(head) };
+                struct iovec t = { (char *) tail, 2 };
+                CHECK_INTEQ(jsonrpc_send_shared(server[i], &h, 1, body, &t, 1),
+                            0);
+            }
+        }
+    }
+    refbuf_unref(body);
+    CHECK(weak != NULL); /* Still queued. */
+
+    int next[N_CONNS] = { 0 };
+    long long deadline = time_msec() + 10000;
+    while ((next[0] < N_ROUNDS || next[1] < N_ROUNDS)
+           && time_msec() < deadline) {
+        for (int i = 0; i < N_CONNS; i++) {
+            jsonrpc_run(server[i]);
+            if (i == 1 && next[0] < N_ROUNDS / 2) {
+                continue; /* Not reading yet. */
+            }
+            struct jsonrpc_msg *msg;
+            int error = jsonrpc_recv(client[i], &msg);
+            if (error) {
+                CHECK_INTEQ(error, EAGAIN);
+                continue;
+            }
+            int round = json_integer_value(json_array_get(msg->params, 0));
+            if (!strcmp(msg->method, "big")) {
+                CHECK_INTEQ(round, next[i] - 1);
+                const json_t *a = json_array_get(msg->params, 1);
+                CHECK_INTEQ(json_array_size(a), 20000);
+                CHECK_STREQ(json_string_value(json_array_get(a, 19999)),
+                            "r19999");
+            } else {
+                CHECK_INTEQ(round, next[i]);
+                next[i]++;
+            }
+            jsonrpc_msg_destroy(msg);
+        }
+        for (int i = 0; i < N_CONNS; i++) {
+            jsonrpc_wait(server[i]);
+            jsonrpc_recv_wait(client[i]);
+        }
+        poll_timer_wait(10);
+        poll_block();
+    }
+    CHECK_INTEQ(next[0], N_ROUNDS);
+    CHECK_INTEQ(next[1], N_ROUNDS);
+    for (int i = 0; i < N_CONNS; i++) {
+        jsonrpc_run(server[i]);
+        CHECK_INTEQ(jsonrpc_get_backlog(server[i]), 0);
+    }
+    CHECK(weak == NULL); /* Freed with the last reference. */
+    for (int i = 0; i < N_CONNS; i++) {
+        jsonrpc_close(server[i]);
+        jsonrpc_close(client[i]);
+    }
 }
 
 /* Queued output waits for the next jsonrpc_recv() or jsonrpc_run() and
@@ -808,6 +910,7 @@ static const struct check_case cases[] = {
     CHECK_CASE(test_limits_and_errors),
     CHECK_CASE(test_serialization),
     CHECK_CASE(test_backlog),
+    CHECK_CASE(test_shared),
     CHECK_CASE(test_batching),
     CHECK_CASE(test_transact_and_session),
     CHECK_CASE(test_probe),

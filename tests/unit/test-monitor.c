@@ -7,6 +7,7 @@
 #include <string.h>
 #include "lib/allocator.h"
 #include "lib/json-util.h"
+#include "lib/refbuf.h"
 #include "lib/uuid.h"
 #include "ovsdb/error.h"
 #include "ovsdb/execution.h"
@@ -20,7 +21,8 @@ static const char schema_text[] =
     "\"n\":{\"type\":\"integer\"},"
     "\"s\":{\"type\":{\"key\":\"string\",\"min\":0,\"max\":\"unlimited\"}},"
     "\"m\":{\"type\":{\"key\":\"string\",\"value\":\"string\","
-    "\"min\":0,\"max\":\"unlimited\"}}}}}}";
+    "\"min\":0,\"max\":\"unlimited\"}}}},"
+    "\"G\":{\"columns\":{\"k\":{\"type\":\"integer\"}}}}}";
 
 /* What a subscriber saw. */
 struct seen {
@@ -248,6 +250,39 @@ main(void)
     s = get_error(hub, "[]", OVSDB_MONITOR_V2);
     CHECK(contains(s, "monitor-requests must be object"));
     free(s);
+
+    /* Two tables in one shape and one commit; the shared initial text is
+     * the tree's text and stays one buffer while a holder keeps it. */
+    struct ovsdb_monitor *two =
+        get(hub,
+            "{\"H\":[{\"columns\":[\"name\"]}],\"G\":[{\"columns\":[\"k\"]}]}",
+            OVSDB_MONITOR_V2);
+    struct seen e = { 0 };
+    ovsdb_monitor_subscribe(two, collect, &e);
+    transact(db, "[\"T\",{\"op\":\"insert\",\"table\":\"G\","
+                 "\"row\":{\"k\":7}},{\"op\":\"insert\",\"table\":\"H\","
+                 "\"row\":{\"name\":\"two\"}}]");
+    CHECK_INTEQ(e.n_calls, 1);
+    json_t *body = parse(e.text ? e.text : "{}");
+    CHECK_INTEQ(json_object_size(body), 2);
+    CHECK(contains(e.text, "{\"insert\":{\"k\":7}}"));
+    CHECK(contains(e.text, "{\"insert\":{\"name\":\"two\"}}"));
+    json_decref(body);
+    struct refbuf *t1 = ovsdb_monitor_get_initial_text(two);
+    struct refbuf *t2 = ovsdb_monitor_get_initial_text(two);
+    CHECK(t1 == t2);
+    json_t *from_text = parse(t1->data);
+    s = to_text(from_text);
+    char *s2 = to_text(ovsdb_monitor_get_initial(two));
+    CHECK_STREQ(s, s2);
+    CHECK(contains(s, "\"G\":{"));
+    free(s);
+    free(s2);
+    refbuf_unref(t1);
+    refbuf_unref(t2);
+    ovsdb_monitor_unsubscribe(two, collect, &e);
+    ovsdb_monitor_unref(two);
+    free(e.text);
 
     ovsdb_monitor_unsubscribe(m1, collect, &a);
     ovsdb_monitor_unsubscribe(m2, collect, &b);

@@ -14,6 +14,8 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <limits.h>
+#include <poll.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,6 +313,9 @@ struct worker {
     long long notifications;    /* Monitor updates read (--monitors). */
     char *error;
     pthread_t thread;
+    int n_threads;
+    /* Threads whose 'body' has returned. */
+    atomic_int *n_done;
 };
 
 /* --monitors: as an IDL client, monitors every column of Item (what
@@ -342,6 +347,32 @@ prepare_monitor(struct worker *w)
                                             &w->error) : 0;
 }
 
+/* As an IDL client that has nothing more to write, reads the updates that
+ * the other threads' transactions cause until every thread is done, so
+ * that no connection stops reading while the others still work. */
+static void
+drain_updates(struct worker *w)
+{
+    int fd = wl_rpc_fd(w->rpc);
+    w->notifications += wl_rpc_discard_notifications(w->rpc);
+    while (atomic_load(w->n_done) < w->n_threads) {
+        struct pollfd pfd = { .fd = fd, .events = POLLIN };
+        if (poll(&pfd, 1, 10) <= 0) {
+            continue;
+        }
+        json_t *msg;
+        do {
+            if (wl_rpc_try_recv(w->rpc, false, &msg)) {
+                return; /* Closed: the check phase will say why. */
+            }
+            if (msg) {
+                w->notifications += json_object_get(msg, "method") != NULL;
+                json_decref(msg);
+            }
+        } while (msg);
+    }
+}
+
 static void *
 worker_main(void *w_)
 {
@@ -357,6 +388,10 @@ worker_main(void *w_)
     pthread_barrier_wait(w->barrier);
     if (!w->error && w->body(w)) {
         /* w->error is set. */
+    }
+    atomic_fetch_add(w->n_done, 1);
+    if (!w->error && w->prepare == prepare_monitor && w->cfg->monitors) {
+        drain_updates(w);
     }
     return NULL;
 }
@@ -374,6 +409,7 @@ run_threads(const struct wl_config *cfg, void *job, int n,
     struct wl_latencies all = {NULL, 0, 0};
     long long notifications = 0;
     pthread_barrier_t barrier;
+    atomic_int n_done = 0;
     double start;
 
     wl_sync_phase(cfg, "timed");
@@ -386,6 +422,8 @@ run_threads(const struct wl_config *cfg, void *job, int n,
         w->barrier = &barrier;
         w->prepare = prepare;
         w->body = body;
+        w->n_done = &n_done;
+        w->n_threads = n;
         int error = pthread_create(&w->thread, NULL, worker_main, w);
         if (error) {
             ovs_fatal(error, "pthread_create");
