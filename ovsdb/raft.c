@@ -319,14 +319,10 @@ rpc_entry_from_log(const struct raft *raft, uint64_t index,
     memset(e, 0, sizeof *e);
     e->term = ce->term;
     if (ce->data) {
-        char *msg = NULL;
-        e->data = jsonx_from_buffer(ce->data, ce->data_size, &msg);
-        if (!e->data) {
-            VLOG_ERR("%s: entry %" PRIu64 " is not JSON: %s", raft->file_name,
-                     index, msg);
-            free(msg);
-            e->data = json_null();
-        }
+        /* Sent as it is (raft_rpc_serialize()): it was JSON when it was
+         * written, and the file's checksums say it still is. */
+        e->data_text = xmemdup0(ce->data, ce->data_size);
+        e->data_len = ce->data_size;
         e->eid = ce->eid;
     }
     e->servers = ce->servers ? json_incref(ce->servers) : NULL;
@@ -371,7 +367,7 @@ send_append_request__(struct raft *raft, struct server *s, uint64_t n,
                            } };
     raft_send_rpc(raft, &rpc);
     for (i = 0; i < n; i++) {
-        json_decref(entries[i].data);
+        free(entries[i].data_text);
         json_decref(entries[i].servers);
     }
     free(entries);
