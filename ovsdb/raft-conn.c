@@ -381,6 +381,18 @@ raft_conns_send(struct raft_conns *rc, const union raft_rpc *rpc)
     }
     struct conn *c = find_connected(rc, to);
     log_rpc("-->", c, rpc);
+    if (c && raft_rpc_has_text(rpc)) {
+        /* Log entries as the log holds them: no parsing, no building. */
+        union raft_rpc copy = *rpc;
+        copy.common.cid = rc->cid;
+        copy.common.from = rc->sid;
+        struct ds text = DS_EMPTY_INITIALIZER;
+        raft_rpc_serialize(&copy, &text);
+        struct iovec iov = { .iov_base = text.string, .iov_len = text.length };
+        jsonrpc_session_send_raw(c->js, &iov, 1);
+        ds_destroy(&text);
+        return true;
+    }
     if (c) {
         jsonrpc_session_send(c->js, to_jsonrpc(rc, rpc));
         return true;

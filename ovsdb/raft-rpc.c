@@ -311,6 +311,7 @@ static void
 entry_uninit(struct raft_rpc_entry *e)
 {
     json_decref(e->data);
+    free(e->data_text);
     json_decref(e->servers);
 }
 
@@ -556,8 +557,11 @@ entry_to_json(const struct raft_rpc_entry *e)
 {
     json_t *json = json_object();
     json_object_set_new(json, "term", u64_to_json(e->term));
-    if (e->data) {
-        json_object_set(json, "data", e->data);
+    if (e->data || e->data_text) {
+        json_t *data = e->data ? json_incref(e->data)
+                               : jsonx_from_buffer(e->data_text, e->data_len,
+                                                   NULL);
+        json_object_set_new(json, "data", data ? data : json_null());
         json_object_set_new(json, "eid", uuid_to_json(&e->eid));
     }
     if (e->servers) {
@@ -677,6 +681,78 @@ raft_rpc_to_jsonrpc(const union raft_rpc *rpc)
     json_t *params = json_array();
     json_array_append_new(params, args);
     return jsonrpc_create_notify(class->name, params);
+}
+
+bool
+raft_rpc_has_text(const union raft_rpc *rpc)
+{
+    if (rpc->type != RAFT_RPC_APPEND_REQUEST) {
+        return false;
+    }
+    for (size_t i = 0; i < rpc->append_request.n_entries; i++) {
+        if (rpc->append_request.entries[i].data_text) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void
+put_entry(struct ds *out, const struct raft_rpc_entry *e)
+{
+    /* Numbers beyond INT64_MAX travel as negative, as u64_to_json()'s. */
+    ds_put_format(out, "{\"term\":%lld", (long long) e->term);
+    if (e->data || e->data_text) {
+        ds_put_cstr(out, ",\"data\":");
+        if (e->data) {
+            jsonx_put(out, e->data);
+        } else {
+            ds_put_buffer(out, e->data_text, e->data_len);
+        }
+        ds_put_format(out, ",\"eid\":\"" UUID_FMT "\"", UUID_ARGS(&e->eid));
+    }
+    if (e->servers) {
+        ds_put_cstr(out, ",\"servers\":");
+        jsonx_put(out, e->servers);
+    }
+    if (e->election_timer) {
+        ds_put_format(out, ",\"election_timer\":%lld",
+                      (long long) e->election_timer);
+    }
+    ds_put_char(out, '}');
+}
+
+void
+raft_rpc_serialize(const union raft_rpc *rpc, struct ds *out)
+{
+    if (!raft_rpc_has_text(rpc)) {
+        struct jsonrpc_msg *msg = raft_rpc_to_jsonrpc(rpc);
+        jsonrpc_msg_serialize(msg, out);
+        jsonrpc_msg_destroy(msg);
+        return;
+    }
+
+    /* The other members as usual, then the entries ("log") by hand. */
+    const struct raft_append_request *rq = &rpc->append_request;
+    union raft_rpc head = *rpc;
+    head.append_request.n_entries = 0;
+    struct jsonrpc_msg *msg = raft_rpc_to_jsonrpc(&head);
+    json_t *args = json_array_get(msg->params, 0);
+    json_object_del(args, "log");
+    ds_put_format(out, "{\"id\":null,\"method\":\"%s\",\"params\":[",
+                  rpc_classes[rpc->type].name);
+    size_t start = out->length;
+    jsonx_put(out, args);
+    jsonrpc_msg_destroy(msg);
+    ds_truncate(out, out->length - 1); /* The closing brace. */
+    ds_put_cstr(out, out->length > start + 1 ? ",\"log\":[" : "\"log\":[");
+    for (size_t i = 0; i < rq->n_entries; i++) {
+        if (i) {
+            ds_put_char(out, ',');
+        }
+        put_entry(out, &rq->entries[i]);
+    }
+    ds_put_cstr(out, "]}]}");
 }
 
 /* Formatting for logs. */
@@ -922,6 +998,10 @@ raft_rpc_clone(const union raft_rpc *src)
             for (size_t j = 0; j < s->n_entries; j++) {
                 d->entries[j] = s->entries[j];
                 d->entries[j].data = json_share(s->entries[j].data);
+                if (s->entries[j].data_text) {
+                    d->entries[j].data_text = xmemdup0(s->entries[j].data_text,
+                                                       s->entries[j].data_len);
+                }
                 d->entries[j].servers = json_share(s->entries[j].servers);
             }
             break;

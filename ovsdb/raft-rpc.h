@@ -89,6 +89,11 @@ struct raft_hello_request {
 struct raft_rpc_entry {
     uint64_t term;
     json_t *data;             /* Object or array, or NULL.  Owned. */
+    char *data_text;          /* Or, when 'data' is NULL, the same as JSON
+                               * text ('data_len' bytes), or NULL.  Owned.
+                               * A leader sends its log's text this way,
+                               * neither parsed nor serialized again. */
+    size_t data_len;
     struct uuid eid;          /* Entry ID: present iff 'data' is. */
     json_t *servers;          /* {SID: ADDRESS, ...}, or NULL.  Owned. */
     uint64_t election_timer;  /* Milliseconds, or 0 for none. */
@@ -274,6 +279,12 @@ struct ovsdb_error *raft_rpc_from_jsonrpc(const struct jsonrpc_msg *msg,
  * jsonrpc_msg_destroy() (or pass it to jsonrpc_send(), which takes
  * ownership). */
 struct jsonrpc_msg *raft_rpc_to_jsonrpc(const union raft_rpc *rpc);
+/* True if 'rpc' is better sent by raft_rpc_serialize() (its entries carry
+ * 'data_text'). */
+bool raft_rpc_has_text(const union raft_rpc *rpc);
+/* Appends 'rpc' to 'out' as a serialized JSON-RPC message, the same as
+ * raft_rpc_to_jsonrpc() would give but copying 'data_text' as it is. */
+void raft_rpc_serialize(const union raft_rpc *rpc, struct ds *out);
 
 /* Checks that 'rpc' belongs to cluster '*cid' and is addressed to server
  * 'sid', as the reference does on receipt: a message without "cluster"

@@ -361,6 +361,8 @@ EXTRA_DIST += \
 	tests/workloads/bench \
 	tests/workloads/bigdb.py \
 	tests/workloads/bigdb.sh \
+	tests/workloads/cluster.sh \
+	tests/workloads/clusterbench.py \
 	tests/workloads/malloc-bench.c \
 	tests/workloads/malloc-bench.sh \
 	tests/workloads/ovn.sh \

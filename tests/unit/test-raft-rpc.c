@@ -26,6 +26,47 @@
 static int n_types_seen[RAFT_N_RPC_TYPES];
 static int n_corpus, n_mutations, n_mutation_errors;
 
+/* Checks that raft_rpc_serialize() of 'rpc' gives 'printed' (sorted
+ * JSON), also once every entry's data is turned into 'data_text', as a
+ * leader sends its log, and from a clone of that. */
+static void
+check_serialize(const union raft_rpc *rpc, const char *printed)
+{
+    union raft_rpc *text = raft_rpc_clone(rpc);
+    for (int pass = 0; pass < 3; pass++) {
+        if (pass == 1) {
+            if (text->type != RAFT_RPC_APPEND_REQUEST) {
+                break;
+            }
+            for (size_t i = 0; i < text->append_request.n_entries; i++) {
+                struct raft_rpc_entry *e = &text->append_request.entries[i];
+                if (e->data) {
+                    struct ds ds = DS_EMPTY_INITIALIZER;
+                    jsonx_put(&ds, e->data);
+                    json_decref(e->data);
+                    e->data = NULL;
+                    e->data_len = ds.length;
+                    e->data_text = ds_steal_cstr(&ds);
+                }
+            }
+        } else if (pass == 2) {
+            union raft_rpc *copy = raft_rpc_clone(text);
+            raft_rpc_destroy(text);
+            text = copy;
+        }
+        struct ds out = DS_EMPTY_INITIALIZER;
+        raft_rpc_serialize(text, &out);
+        json_t *json = jsonx_from_string(ds_cstr(&out), NULL);
+        CHECK(json != NULL);
+        char *s = json ? jsonx_to_string_sorted(json) : NULL;
+        CHECK_STREQ(s ? s : "", printed);
+        free(s);
+        json_decref(json);
+        ds_destroy(&out);
+    }
+    raft_rpc_destroy(text);
+}
+
 /* Parses 'json' as a JSON-RPC message and then as a Raft message.  Returns
  * NULL and the printed form (sorted JSON, caller frees) in '*printedp', or
  * an error string (caller frees). */
@@ -68,6 +109,8 @@ parse_and_print(const json_t *json, char **printedp, union raft_rpc *out)
     free(s);
     json_decref(printed);
     raft_rpc_destroy(copy);
+
+    check_serialize(&rpc, *printedp);
 
     if (out) {
         *out = rpc;

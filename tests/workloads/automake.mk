@@ -20,7 +20,7 @@ tests_unit_test_wl_rpc_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/workloads/README.md tests/workloads/bench \
 	tests/workloads/smoke.sh tests/workloads/workload.ovsschema \
 	tests/workloads/bigdb.py tests/workloads/bigdb.sh tests/workloads/ovn.sh \
-	tests/workloads/ovnbench.py \
+	tests/workloads/ovnbench.py tests/workloads/clusterbench.py \
 	tests/workloads/malloc-bench.sh tests/workloads/allocbench.py
 
 # "make bench" builds the three allocator variants out of tree under
