@@ -33,7 +33,8 @@ ovsdb_libovsdb_a_SOURCES += \
 # (server) sessions, monitors go below.
 ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/lock.c ovsdb/lock.h \
-	ovsdb/monitor.c ovsdb/monitor.h \
+	ovsdb/monitor.c ovsdb/monitor.h ovsdb/monitor-private.h \
+	ovsdb/monitor-cond.c ovsdb/monitor-since.c \
 	ovsdb/monitor-index.c ovsdb/monitor-index.h \
 	ovsdb/databases.c ovsdb/databases.h \
 	ovsdb/server.c ovsdb/server.h \
