@@ -27,8 +27,6 @@ EXTRA_DIST += \
 	tests/cluster/raft-capture \
 	tests/cluster/raft-conn.sh \
 	tests/cluster/raft-lib \
-	tests/cluster/raft-lib \
-	tests/cluster/raft-lib \
 	tests/cluster/raft-trim.py \
 	tests/cluster/raft-watch.py \
 	tests/cluster/raft-writer.py \
@@ -218,8 +216,6 @@ EXTRA_DIST += \
 	tests/data/txn/wait-ops/expected.json \
 	tests/data/txn/wait-ops/requests.json \
 	tests/data/txn/wait-ops/schema \
-	tests/dist.mk \
-	tests/dist.mk \
 	tests/dist.mk \
 	tests/e2e/dist-list.sh \
 	tests/e2e/install.sh \
