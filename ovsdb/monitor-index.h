@@ -1,5 +1,5 @@
 /* ovsdb/monitor-index.h: value indexes for monitor conditions (used only
- * by ovsdb/monitor.c).
+ * by ovsdb/monitor*.c).
  *
  * A monitor condition is a disjunction of clauses, and the clauses real
  * clients send are mostly [column, "==", value] (ovn-controller: a

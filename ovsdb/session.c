@@ -1515,7 +1515,11 @@ ovsdb_session_wait(struct ovsdb_session *s)
         return;
     }
     if (jsonrpc_session_get_backlog(s->js) < backlog_pause) {
-        jsonrpc_session_recv_wait(s->js);
+        if (!s->barrier || !ovsdb_served_db_has_pending(s->barrier)) {
+            /* (Behind a read barrier, input waits unread: waking for it
+             * would only spin.) */
+            jsonrpc_session_recv_wait(s->js);
+        }
         if (s->n_pending && !jsonrpc_session_get_backlog(s->js)) {
             poll_immediate_wake();
         }
