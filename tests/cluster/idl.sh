@@ -61,6 +61,17 @@ rows_settled() {
         grep -q '^Role: leader$' "status.$_step.$_n" \
             || cat "status.$_step.$_n"
     done | sort >> "status.$_step"
+    # With every member up, settled also means connected both ways, with
+    # no connection still being made ("(->id)"): either server shows those
+    # for seconds after a member comes back.  (With one killed, the others
+    # keep trying to reach it: "(->id)" is the settled state then.)
+    case $_step in start|back) ;; *) return 0 ;; esac
+    for _n in "$@"; do
+        _c=$(grep '^Connections:' "status.$_step.$_n")
+        case $_c in *'('*) return 1 ;; esac
+        case $_c in *'->'*) ;; *) return 1 ;; esac
+        case $_c in *'<-'*) ;; *) return 1 ;; esac
+    done
 }
 
 # nbctl_loop ACKED STOP TAG: ovn-nbctl ls-add with a new name each time,
