@@ -64,6 +64,34 @@ static void report_outcomes(struct ovsdb_served_db *);
 static void sync_cluster_status(struct ovsdb_served_db *, bool force);
 static void served_db_close(struct ovsdb_served_db *);
 
+/* Serves 'db' (takes ownership) as 'sdb''s database, with a new monitor
+ * hub whose transaction ids continue a clustered database's entry ids. */
+static void
+attach_db(struct ovsdb_served_db *sdb, struct ovsdb *db)
+{
+    sdb->db = db;
+    sdb->hub = ovsdb_monitor_hub_create(db);
+    const struct raft *raft = ovsdb_served_db_get_raft(sdb);
+    if (raft) {
+        ovsdb_monitor_hub_set_last_txn_id(sdb->hub,
+                                          raft_get_applied_eid(raft));
+    }
+    ovsdb_add_commit_observer(db, commit_cb, sdb);
+}
+
+/* Frees 'sdb''s database and monitor hub (if any), keeping its storage. */
+static void
+detach_db(struct ovsdb_served_db *sdb)
+{
+    ovsdb_monitor_hub_destroy(sdb->hub);
+    if (sdb->db) {
+        ovsdb_remove_commit_observer(sdb->db, commit_cb, sdb);
+    }
+    ovsdb_destroy(sdb->db);
+    sdb->hub = NULL;
+    sdb->db = NULL;
+}
+
 static struct ovsdb_served_db *
 served_db_create(struct ovsdb_databases *set, const char *name,
                  struct ovsdb *db, struct ovsdb_storage *storage)
@@ -71,15 +99,8 @@ served_db_create(struct ovsdb_databases *set, const char *name,
     struct ovsdb_served_db *sdb = xzalloc(sizeof *sdb);
     sdb->set = set;
     sdb->name = xstrdup(name);
-    sdb->db = db;
     sdb->storage = storage;
-    sdb->hub = ovsdb_monitor_hub_create(db);
-    const struct raft *raft = storage ? ovsdb_storage_get_raft(storage) : NULL;
-    if (raft) {
-        ovsdb_monitor_hub_set_last_txn_id(sdb->hub,
-                                          raft_get_applied_eid(raft));
-    }
-    ovsdb_add_commit_observer(db, commit_cb, sdb);
+    attach_db(sdb, db);
 
     size_t i;
     for (i = 0; i < set->n_dbs; i++) {
@@ -99,12 +120,8 @@ static void
 served_db_destroy(struct ovsdb_served_db *sdb)
 {
     if (sdb) {
-        ovsdb_monitor_hub_destroy(sdb->hub);
-        if (sdb->db) {
-            ovsdb_remove_commit_observer(sdb->db, commit_cb, sdb);
-        }
+        detach_db(sdb);
         ovsdb_storage_close(sdb->storage);
-        ovsdb_destroy(sdb->db);
         free(sdb->name);
         free(sdb);
     }
@@ -364,13 +381,9 @@ served_db_close(struct ovsdb_served_db *sdb)
     struct ovsdb_databases *set = sdb->set;
     ovsdb_served_db_flush(sdb);
     set->observer.db_removed(set->observer.aux, sdb);
-    ovsdb_monitor_hub_destroy(sdb->hub);
-    ovsdb_remove_commit_observer(sdb->db, commit_cb, sdb);
+    detach_db(sdb);
     ovsdb_storage_close(sdb->storage);
-    ovsdb_destroy(sdb->db);
-    sdb->hub = NULL;
     sdb->storage = NULL;
-    sdb->db = NULL;
 }
 
 struct ovsdb_error *
@@ -408,17 +421,8 @@ serve_new_db(struct ovsdb_served_db *sdb, struct ovsdb *db)
 {
     struct ovsdb_databases *set = sdb->set;
     set->observer.db_removed(set->observer.aux, sdb);
-    ovsdb_monitor_hub_destroy(sdb->hub);
-    ovsdb_remove_commit_observer(sdb->db, commit_cb, sdb);
-    ovsdb_destroy(sdb->db);
-    sdb->db = db;
-    sdb->hub = ovsdb_monitor_hub_create(db);
-    const struct raft *raft = ovsdb_served_db_get_raft(sdb);
-    if (raft) {
-        ovsdb_monitor_hub_set_last_txn_id(sdb->hub,
-                                          raft_get_applied_eid(raft));
-    }
-    ovsdb_add_commit_observer(db, commit_cb, sdb);
+    detach_db(sdb);
+    attach_db(sdb, db);
     sdb->commit_seqno++;
     ovsdb_sysdb_set_schema(set->sysdb->db, sdb->name, ovsdb_get_schema(db));
     sync_cluster_status(sdb, false);

@@ -988,6 +988,16 @@ handle_lock(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
 
 /* Transactions. */
 
+/* A clustered database's transaction may have to run again: returns a new
+ * reference to its request 'params' to keep for that (which also keeps its
+ * operations from being freed as they run), or NULL for other databases.
+ * Take it before running the request. */
+static json_t *
+keep_for_retry(const struct ovsdb_served_db *sdb, json_t *params)
+{
+    return ovsdb_served_db_get_raft(sdb) ? json_incref(params) : NULL;
+}
+
 /* Adds a waiting transaction (see struct waiting_txn; takes ownership of
  * 'id' and 'params') that is due again once 'sdb''s commit seqno changes
  * from what it is now. */
@@ -1087,11 +1097,7 @@ handle_transact(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
             /* Reads see only data that is written. */
             ovsdb_served_db_flush(sdb);
         }
-        /* A clustered database's transaction may have to run again: keep
-         * its request (which also keeps its operations from being freed
-         * as they run). */
-        json_t *retry = (ovsdb_served_db_get_raft(sdb) ? json_incref(params)
-                                                       : NULL);
+        json_t *retry = keep_for_retry(sdb, params);
         json_t *result = session_transact(s, sdb, params, 0, &timeout);
         if (result) {
             send_transact_reply(s, sdb, msg->id, result, retry, time_msec());
@@ -1141,9 +1147,7 @@ run_waiting_txns(struct ovsdb_session *s)
                 ovsdb_served_db_flush(t->sdb);
             }
             t->seqno = ovsdb_served_db_get_commit_seqno(t->sdb);
-            json_t *retry = (ovsdb_served_db_get_raft(t->sdb)
-                                 ? json_incref(t->params)
-                                 : NULL);
+            json_t *retry = keep_for_retry(t->sdb, t->params);
             json_t *result = session_transact(s, t->sdb, t->params,
                                               now - t->created, &timeout);
             if (result) {
