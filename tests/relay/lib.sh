@@ -25,7 +25,10 @@ start_relay() {
 
 run_relay_check() {
     python3 "$OVSDB_SRCDIR/tests/relay/relay.py" "$@" \
-        || { tail -20 relay.log; fail "relay scenario $1"; }
+        || { for _log in relay.log s[0-9].log; do
+                 [ -f "$_log" ] && { echo "== $_log"; tail -20 "$_log"; }
+             done
+             fail "relay scenario $1"; }
 }
 
 # server_of ours|ref: the server program of that kind (skips without the

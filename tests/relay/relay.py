@@ -371,6 +371,24 @@ def load(up_remote, relay_remote, proxy_path, seconds=3, cuts=2):
           % (len(acked), len(canceled), proxy.n_accepted))
 
 
+def all_joined(members):
+    """True if every member of MEMBERS says it is connected to its cluster:
+    a member still joining is not, and killing the leader before the join
+    has committed would leave a cluster of two with one member gone."""
+    for remote, _ in members:
+        try:
+            c = rpc.Client(remote, timeout=10)
+            try:
+                row = server_row(c)
+            finally:
+                c.close()
+        except (OSError, rpc.Closed):
+            return False
+        if not row or row.get("connected") is not True:
+            return False
+    return True
+
+
 def find_leader(members):
     for remote, pidfile in members:
         try:
@@ -415,6 +433,7 @@ def cluster(relay_remote, *member_specs, seconds=4, after=20):
     members = [tuple(spec.split("=", 1)) for spec in member_specs]
     relay = wait_relay_ready(relay_remote)
     leader = None
+    wait_until(lambda: all_joined(members), "every member to join")
     wait_until(lambda: find_leader(members) is not None, "a leader")
     writers = [rpc.Client(relay_remote, timeout=30) for _ in range(3)]
     watcher = rpc.Client(relay_remote, timeout=30)
