@@ -30,6 +30,7 @@
 #include "lib/allocator.h"
 #include "lib/fatal-signal.h"
 #include "lib/timeval.h"
+#include "lib/util.h"
 #include "lib/vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(poll_loop);
@@ -37,6 +38,11 @@ VLOG_DEFINE_THIS_MODULE(poll_loop);
 static struct pollfd *pollfds;
 static size_t n_pollfds, allocated_pollfds;
 static long long deadline = LLONG_MAX;
+
+/* When the last poll_block() returned (LLONG_MIN: never), and how long
+ * the passes since then took. */
+static long long pass_start = LLONG_MIN;
+static struct poll_loop_stats stats;
 
 /* Incremented by every poll_block(); never 0. */
 static unsigned int poll_gen = 1;
@@ -299,16 +305,54 @@ poll_immediate_wake(void)
     deadline = LLONG_MIN;
 }
 
+/* Counts the pass that ends at 'now'. */
+static void
+end_pass(long long now)
+{
+    if (pass_start == LLONG_MIN) {
+        return;
+    }
+    long long msec = now - pass_start;
+    stats.n_passes++;
+    stats.longest_msec = MAX(stats.longest_msec, msec);
+    if (msec > 100) {
+        stats.n_over_100++;
+    }
+    if (msec > 1000) {
+        stats.n_over_1000++;
+    }
+    if (msec > POLL_LOOP_LONG_MSEC) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 10);
+        VLOG_WARN_RL(&rl,
+                     "unreasonably long pass of the loop: %lld ms "
+                     "without serving anyone else",
+                     msec);
+    }
+}
+
+void
+poll_loop_get_stats(struct poll_loop_stats *s)
+{
+    *s = stats;
+}
+
+void
+poll_loop_reset_stats(void)
+{
+    memset(&stats, 0, sizeof stats);
+}
+
 void
 poll_block(void)
 {
     fatal_signal_wait();
 
+    long long now = time_msec();
+    end_pass(now);
     int timeout;
     if (deadline == LLONG_MAX) {
         timeout = -1;
     } else {
-        long long now = time_msec();
         long long msec = deadline <= now ? 0 : deadline - now;
         timeout = msec > INT_MAX ? INT_MAX : (int) msec;
     }
@@ -352,4 +396,5 @@ poll_block(void)
     deadline = LLONG_MAX;
 
     fatal_signal_run();
+    pass_start = time_msec();
 }

@@ -59,4 +59,17 @@ void poll_fd_forget(int fd);
  * all registrations. */
 void poll_block(void);
 
+/* How long the passes of the loop took: a pass is the work between two
+ * poll_block() calls, the time during which nothing else is served.  A
+ * pass over POLL_LOOP_LONG_MSEC is also logged (rate-limited). */
+#define POLL_LOOP_LONG_MSEC 1000
+struct poll_loop_stats {
+    unsigned long long n_passes;
+    long long longest_msec;         /* The longest pass. */
+    unsigned long long n_over_100;  /* Passes of more than 100 ms. */
+    unsigned long long n_over_1000; /* ...and of more than 1000 ms. */
+};
+void poll_loop_get_stats(struct poll_loop_stats *);
+void poll_loop_reset_stats(void);
+
 #endif /* lib/poll-loop.h */

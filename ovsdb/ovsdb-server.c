@@ -234,6 +234,31 @@ memory_show_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_destroy(&s);
 }
 
+/* loop/show [reset]: how long the passes of the main loop took (see
+ * poll_loop_get_stats()), the server's own view of how long a client may
+ * have waited for it; "reset" starts counting afresh after printing. */
+static void
+loop_show_cb(struct unixctl_conn *conn, int argc, const char *argv[],
+             void *ctl_ OVS_UNUSED)
+{
+    if (argc > 1 && strcmp(argv[1], "reset")) {
+        unixctl_command_reply_error(conn, "usage: loop/show [reset]");
+        return;
+    }
+    struct poll_loop_stats st;
+    poll_loop_get_stats(&st);
+    struct ds s = DS_EMPTY_INITIALIZER;
+    ds_put_format(&s,
+                  "passes: %llu\nlongest pass: %lld ms\n"
+                  "passes over 100 ms: %llu\npasses over 1000 ms: %llu\n",
+                  st.n_passes, st.longest_msec, st.n_over_100, st.n_over_1000);
+    if (argc > 1) {
+        poll_loop_reset_stats();
+    }
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
 static void
 allocator_stats_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
                    const char *argv[] OVS_UNUSED, void *ctl_ OVS_UNUSED)
@@ -397,6 +422,7 @@ register_commands(struct ctl_state *ctl)
     unixctl_command_register("memory/show", "", 0, 0, memory_show_cb, ctl);
     unixctl_command_register("memory/allocator-stats", "", 0, 0,
                              allocator_stats_cb, ctl);
+    unixctl_command_register("loop/show", "[reset]", 0, 1, loop_show_cb, ctl);
     unixctl_command_register("ovsdb-server/add-remote", "REMOTE", 1, 1,
                              add_remote_cb, ctl);
     unixctl_command_register("ovsdb-server/remove-remote", "REMOTE", 1, 1,

@@ -113,6 +113,24 @@ d = rpc.Client("unix:" + sys.argv[1])
 assert d.call("echo", [3])["result"] == [3]
 PYEOF
 
+# loop/show: the passes of the main loop, counted afresh after "reset".
+a="ovs-appctl -t $PWD/ours.ctl"
+$a loop/show reset >loop.out || fail "loop/show reset"
+cat loop.out
+grep -q '^passes: [1-9][0-9]*$' loop.out || fail "loop/show passes"
+grep -q '^longest pass: [0-9]* ms$' loop.out || fail "loop/show longest"
+grep -q '^passes over 100 ms: [0-9]*$' loop.out || fail "loop/show over 100"
+grep -q '^passes over 1000 ms: [0-9]*$' loop.out \
+    || fail "loop/show over 1000"
+before=$(sed -n 's/^passes: //p' loop.out)
+after=$($a loop/show | sed -n 's/^passes: //p')
+[ "$after" -ge 1 ] && [ "$after" -lt "$before" ] \
+    || fail "loop/show reset: $before passes, then $after"
+if $a loop/show bogus 2>err.out; then
+    fail "loop/show accepted a bad argument"
+fi
+grep -q 'usage: loop/show \[reset\]' err.out || fail "loop/show usage"
+
 # exit stops the server.
 ovs-appctl -t "$PWD/ours.ctl" exit || fail "exit"
 for i in 1 2 3 4 5 6 7 8 9 10; do
