@@ -1376,6 +1376,15 @@ run_timers(struct raft *raft)
         }
         for (size_t i = 0; i < raft->n_commands;) {
             struct raft_command *cmd = raft->commands[i];
+            if (raft->role == RAFT_LEADER && cmd->index) {
+                /* An entry in the leader's own log commits once a majority
+                 * has it, or ends when this server stops leading (see
+                 * raft_become_follower()).  Timing it out while it leads
+                 * would only have the client try again a transaction that
+                 * may still commit, and then commit it twice. */
+                i++;
+                continue;
+            }
             if (cmd->timestamp
                 && now - cmd->timestamp
                        > 2 * (long long) raft->election_timer) {

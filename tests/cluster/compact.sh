@@ -35,7 +35,9 @@ def run(ops):
         errors = [x for x in r["result"] if x and "error" in x]
         if not errors:
             return r["result"]
-        if attempt and errors[0]["error"] == "constraint violation":
+        if errors[0]["error"] == "constraint violation":
+            # An earlier try committed after all (ours, or the server's
+            # own retry after a leader change).
             return None
         if (errors[0]["error"] != "not leader"
                 and errors[0].get("details") != "timeout"):
