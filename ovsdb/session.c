@@ -749,23 +749,26 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
         return;
     }
 
-    struct uuid last_id;
-    if (version == OVSDB_MONITOR_V3) {
-        const json_t *last = json_array_get(params, 3);
-        if (!json_is_string(last)
-            || !uuid_from_string(&last_id, json_string_value(last))) {
-            free(id_s);
-            send_ovsdb_error(s, msg->id,
-                             ovsdb_syntax_error(last, OVSDB_E_SYNTAX,
-                                                "last-txn-id must be a "
-                                                "UUID"));
-            return;
-        }
-    }
-
     struct ovsdb_monitor *m;
     error = ovsdb_monitor_hub_get(ovsdb_served_db_get_hub(sdb),
                                   json_array_get(params, 2), version, &m);
+
+    /* The reference checks <last-txn-id> after the requests, and words
+     * its two complaints so. */
+    struct uuid last_id;
+    if (!error && version == OVSDB_MONITOR_V3) {
+        const json_t *last = json_array_get(params, 3);
+        if (!json_is_string(last)) {
+            error = ovsdb_syntax_error(last, OVSDB_E_SYNTAX,
+                                       "last-txn-id must be string");
+        } else if (!uuid_from_string(&last_id, json_string_value(last))) {
+            error = ovsdb_syntax_error(last, OVSDB_E_SYNTAX,
+                                       "last-txn-id must be UUID format.");
+        }
+        if (error) {
+            ovsdb_monitor_unref(m);
+        }
+    }
     if (error) {
         free(id_s);
         send_ovsdb_error(s, msg->id, error);

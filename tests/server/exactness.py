@@ -138,6 +138,22 @@ CASES = {
         ("monitor_cond_change", ["m1", "m1", {"Host": []}]),
         transact(insert("h4")),
     ],
+    # monitor_cond_since checks the duplicate id, then the requests, then
+    # <last-txn-id>, with the reference's words; a refused request leaves
+    # no monitor behind.
+    "since-errors": [
+        ("monitor_cond_since", [DB, "s1", {"Nope": []}, None]),
+        ("monitor_cond_since", [DB, "s1", {"Host": [
+            {"columns": ["name"]}]}, None]),
+        ("monitor_cond_since", [DB, "s1", {"Host": [
+            {"columns": ["name"]}]}, 5]),
+        ("monitor_cond_since", [DB, "s1", {"Host": [
+            {"columns": ["name"]}]}, "abc"]),
+        ("monitor_cond_since", [DB, "s1", {"Host": [
+            {"columns": ["name"]}]}, "00000000-0000-0000-0000-000000000000"]),
+        ("monitor_cond_since", [DB, "s1", {"Nope": []}, None]),
+        transact(insert("h5")),
+    ],
 }
 
 

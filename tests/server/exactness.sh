@@ -1,12 +1,14 @@
 #!/bin/sh
 # tests/server/exactness.sh: the exchanges of exactness.py (lock names,
-# column sets of monitor requests, monitor_cond_change ordering) give the
-# same transcript from our server as from the reference.
+# column sets of monitor requests, monitor_cond_change ordering, the errors
+# of monitor_cond_since) give the same transcript from our server as from
+# the reference.
 . "$OVSDB_SRCDIR/tests/server/lib.sh"
 has_reference || skip "reference ovsdb-server not installed"
 start_both
 status=0
-for case in lock-names monitor-columns cond-change cond-change-errors; do
+for case in lock-names monitor-columns cond-change cond-change-errors \
+        since-errors; do
     python3 "$RPC_DIR/exactness.py" $case "unix:$PWD/ours.sock" \
         >"$case.ours" || fail "$case: exchange with our server failed"
     python3 "$RPC_DIR/exactness.py" $case "unix:$PWD/ref.sock" \
