@@ -58,7 +58,8 @@ sbin_PROGRAMS += ovsdb/ovsdb-server
 bin_PROGRAMS += ovsdb/ovsdb-tool ovsdb/ovsdb-client
 ovsdb_ovsdb_server_SOURCES = ovsdb/ovsdb-server.c
 ovsdb_ovsdb_server_LDADD = $(PROGRAM_LIBS)
-ovsdb_ovsdb_tool_SOURCES = ovsdb/ovsdb-tool.c
+ovsdb_ovsdb_tool_SOURCES = ovsdb/ovsdb-tool.c ovsdb/tool-check-cluster.c \
+	ovsdb/tool-check-cluster.h
 ovsdb_ovsdb_tool_LDADD = $(PROGRAM_LIBS)
 ovsdb_ovsdb_client_SOURCES = ovsdb/ovsdb-client.c
 ovsdb_ovsdb_client_LDADD = $(PROGRAM_LIBS)
