@@ -6,6 +6,7 @@ lib_libsupport_a_SOURCES = \
 	lib/hash.c lib/hash.h \
 	lib/hmap.c lib/hmap.h \
 	lib/refbuf.c lib/refbuf.h \
+	lib/sha1.c lib/sha1.h \
 	lib/util.c lib/util.h \
 	lib/uuid.c lib/uuid.h
 # (engine) generic JSON helpers.

@@ -12,6 +12,7 @@
 #include <config.h>
 #include "lib/stream-ssl.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -34,6 +35,163 @@
 #include "lib/vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(stream_ssl);
+
+/* OpenSSL is loaded with dlopen() by the first ssl_init(), not linked:
+ * merely mapping libssl and libcrypto costs a process about 1.6 MB of RSS
+ * (their relocations and symbol tables), which a server that never uses
+ * TLS should not pay.  Every OpenSSL function this file calls, directly or
+ * through OpenSSL's macros, is listed here and reached through 'ossl',
+ * whose pointers are set together; none is called before ssl_init() has
+ * succeeded, since every call needs 'ctx' or a stream made from it. */
+#define OSSL_FUNCTIONS                                                        \
+    F(ASN1_STRING_to_UTF8)                                                    \
+    F(CRYPTO_free)                                                            \
+    F(ERR_clear_error)                                                        \
+    F(ERR_error_string_n)                                                     \
+    F(ERR_get_error)                                                          \
+    F(ERR_peek_error)                                                         \
+    F(EVP_sha1)                                                               \
+    F(OPENSSL_sk_num)                                                         \
+    F(OPENSSL_sk_pop_free)                                                    \
+    F(OPENSSL_sk_value)                                                       \
+    F(PEM_read_X509)                                                          \
+    F(PEM_write_X509)                                                         \
+    F(SSL_CTX_check_private_key)                                              \
+    F(SSL_CTX_clear_options)                                                  \
+    F(SSL_CTX_ctrl)                                                           \
+    F(SSL_CTX_new)                                                            \
+    F(SSL_CTX_set_cert_store)                                                 \
+    F(SSL_CTX_set_cipher_list)                                                \
+    F(SSL_CTX_set_client_CA_list)                                             \
+    F(SSL_CTX_set_options)                                                    \
+    F(SSL_CTX_set_verify)                                                     \
+    F(SSL_CTX_use_PrivateKey_file)                                            \
+    F(SSL_CTX_use_certificate_chain_file)                                     \
+    F(SSL_accept)                                                             \
+    F(SSL_connect)                                                            \
+    F(SSL_free)                                                               \
+    F(SSL_get1_peer_certificate)                                              \
+    F(SSL_get_error)                                                          \
+    F(SSL_get_peer_cert_chain)                                                \
+    F(SSL_get_verify_result)                                                  \
+    F(SSL_get_version)                                                        \
+    F(SSL_is_init_finished)                                                   \
+    F(SSL_load_client_CA_file)                                                \
+    F(SSL_new)                                                                \
+    F(SSL_pending)                                                            \
+    F(SSL_read)                                                               \
+    F(SSL_set_accept_state)                                                   \
+    F(SSL_set_connect_state)                                                  \
+    F(SSL_set_fd)                                                             \
+    F(SSL_shutdown)                                                           \
+    F(SSL_write)                                                              \
+    F(TLS_method)                                                             \
+    F(X509_NAME_ENTRY_get_data)                                               \
+    F(X509_NAME_free)                                                         \
+    F(X509_NAME_get_entry)                                                    \
+    F(X509_NAME_get_index_by_NID)                                             \
+    F(X509_STORE_free)                                                        \
+    F(X509_STORE_load_locations)                                              \
+    F(X509_STORE_new)                                                         \
+    F(X509_check_issued)                                                      \
+    F(X509_digest)                                                            \
+    F(X509_free)                                                              \
+    F(X509_get_subject_name)                                                  \
+    F(X509_verify_cert_error_string)
+
+static struct {
+#define F(NAME) __typeof__(&NAME) NAME;
+    OSSL_FUNCTIONS
+#undef F
+} ossl;
+
+#define OSSL_STR_(X) #X
+#define OSSL_STR(X) OSSL_STR_(X)
+#define OSSL_SONAME "libssl.so." OSSL_STR(OPENSSL_SHLIB_VERSION)
+
+/* Loads libssl (and with it libcrypto) once.  Returns 0 or ENOPROTOOPT,
+ * having logged why. */
+static int
+load_openssl(void)
+{
+    static int error = -1; /* -1: not tried yet. */
+    if (error >= 0) {
+        return error;
+    }
+    error = ENOPROTOOPT;
+    void *lib = dlopen(OSSL_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        VLOG_ERR("cannot load OpenSSL for TLS: %s", dlerror());
+        return error;
+    }
+#define F(NAME)                                                               \
+    *(void **) &ossl.NAME = dlsym(lib, #NAME);                                \
+    if (!ossl.NAME) {                                                         \
+        VLOG_ERR("%s: %s not found", OSSL_SONAME, #NAME);                     \
+        return error;                                                         \
+    }
+    OSSL_FUNCTIONS
+#undef F
+    error = 0;
+    return error;
+}
+
+/* From here on, OpenSSL's names mean the loaded functions. */
+#define ASN1_STRING_to_UTF8 (ossl.ASN1_STRING_to_UTF8)
+#define CRYPTO_free (ossl.CRYPTO_free)
+#define ERR_clear_error (ossl.ERR_clear_error)
+#define ERR_error_string_n (ossl.ERR_error_string_n)
+#define ERR_get_error (ossl.ERR_get_error)
+#define ERR_peek_error (ossl.ERR_peek_error)
+#define EVP_sha1 (ossl.EVP_sha1)
+#define OPENSSL_sk_num (ossl.OPENSSL_sk_num)
+#define OPENSSL_sk_pop_free (ossl.OPENSSL_sk_pop_free)
+#define OPENSSL_sk_value (ossl.OPENSSL_sk_value)
+#define PEM_read_X509 (ossl.PEM_read_X509)
+#define PEM_write_X509 (ossl.PEM_write_X509)
+#define SSL_CTX_check_private_key (ossl.SSL_CTX_check_private_key)
+#define SSL_CTX_clear_options (ossl.SSL_CTX_clear_options)
+#define SSL_CTX_ctrl (ossl.SSL_CTX_ctrl)
+#define SSL_CTX_new (ossl.SSL_CTX_new)
+#define SSL_CTX_set_cert_store (ossl.SSL_CTX_set_cert_store)
+#define SSL_CTX_set_cipher_list (ossl.SSL_CTX_set_cipher_list)
+#define SSL_CTX_set_client_CA_list (ossl.SSL_CTX_set_client_CA_list)
+#define SSL_CTX_set_options (ossl.SSL_CTX_set_options)
+#define SSL_CTX_set_verify (ossl.SSL_CTX_set_verify)
+#define SSL_CTX_use_PrivateKey_file (ossl.SSL_CTX_use_PrivateKey_file)
+#define SSL_CTX_use_certificate_chain_file                                    \
+    (ossl.SSL_CTX_use_certificate_chain_file)
+#define SSL_accept (ossl.SSL_accept)
+#define SSL_connect (ossl.SSL_connect)
+#define SSL_free (ossl.SSL_free)
+#define SSL_get1_peer_certificate (ossl.SSL_get1_peer_certificate)
+#define SSL_get_error (ossl.SSL_get_error)
+#define SSL_get_peer_cert_chain (ossl.SSL_get_peer_cert_chain)
+#define SSL_get_verify_result (ossl.SSL_get_verify_result)
+#define SSL_get_version (ossl.SSL_get_version)
+#define SSL_is_init_finished (ossl.SSL_is_init_finished)
+#define SSL_load_client_CA_file (ossl.SSL_load_client_CA_file)
+#define SSL_new (ossl.SSL_new)
+#define SSL_pending (ossl.SSL_pending)
+#define SSL_read (ossl.SSL_read)
+#define SSL_set_accept_state (ossl.SSL_set_accept_state)
+#define SSL_set_connect_state (ossl.SSL_set_connect_state)
+#define SSL_set_fd (ossl.SSL_set_fd)
+#define SSL_shutdown (ossl.SSL_shutdown)
+#define SSL_write (ossl.SSL_write)
+#define TLS_method (ossl.TLS_method)
+#define X509_NAME_ENTRY_get_data (ossl.X509_NAME_ENTRY_get_data)
+#define X509_NAME_free (ossl.X509_NAME_free)
+#define X509_NAME_get_entry (ossl.X509_NAME_get_entry)
+#define X509_NAME_get_index_by_NID (ossl.X509_NAME_get_index_by_NID)
+#define X509_STORE_free (ossl.X509_STORE_free)
+#define X509_STORE_load_locations (ossl.X509_STORE_load_locations)
+#define X509_STORE_new (ossl.X509_STORE_new)
+#define X509_check_issued (ossl.X509_check_issued)
+#define X509_digest (ossl.X509_digest)
+#define X509_free (ossl.X509_free)
+#define X509_get_subject_name (ossl.X509_get_subject_name)
+#define X509_verify_cert_error_string (ossl.X509_verify_cert_error_string)
 
 #define DEFAULT_PROTOCOLS "TLSv1.2,TLSv1.3"
 #define DEFAULT_CIPHERS "HIGH:!aNULL:!MD5"
@@ -156,12 +314,18 @@ update_verify_mode(void)
     }
 }
 
+static void apply_protocols(void);
+static void apply_ciphers(void);
+
 /* Creates the global context on first use.  Returns 0 or ENOPROTOOPT. */
 static int
 ssl_init(void)
 {
     if (ctx) {
         return 0;
+    }
+    if (load_openssl()) {
+        return ENOPROTOOPT;
     }
     ctx = SSL_CTX_new(TLS_method());
     if (!ctx) {
@@ -175,8 +339,8 @@ ssl_init(void)
     SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
     SSL_CTX_set_dh_auto(ctx, 1);
     update_verify_mode();
-    stream_ssl_set_protocols(NULL);
-    stream_ssl_set_ciphers(NULL);
+    apply_protocols();
+    apply_ciphers();
     return 0;
 }
 
@@ -327,6 +491,10 @@ load_peer_ca_cert(void)
 static void
 refresh_config(void)
 {
+    if (!ctx && !private_key.file_name && !certificate.file_name
+        && !ca_cert.file_name && !peer_ca_cert.file_name) {
+        return; /* Nothing to load: leave OpenSSL unloaded. */
+    }
     if (ssl_init()) {
         return;
     }
@@ -355,10 +523,10 @@ refresh_config(void)
 static int
 check_config(void)
 {
-    refresh_config();
-    if (!ctx) {
+    if (ssl_init()) {
         return ENOPROTOOPT;
     }
+    refresh_config();
     if (!private_key.file_name) {
         VLOG_ERR_RL(&rl, "Private key must be configured to use SSL");
         return ENOPROTOOPT;
@@ -420,9 +588,6 @@ stream_ssl_set_key_and_cert(const char *private_key_file,
 void
 stream_ssl_set_ca_cert_file(const char *file_name, bool bootstrap)
 {
-    if (ssl_init()) {
-        return;
-    }
     bool was_none = ca_cert.file_name && !strcmp(ca_cert.file_name, "none");
     if (file_set_name(&ca_cert, file_name) || bootstrap != bootstrap_ca_cert) {
         bool none = file_name && !strcmp(file_name, "none");
@@ -434,7 +599,9 @@ stream_ssl_set_ca_cert_file(const char *file_name, bool bootstrap)
         bootstrap_ca_cert = bootstrap && !none && file_name
                             && access(file_name, F_OK);
         ca_cert.tried = ca_cert.loaded = false;
-        update_verify_mode();
+        if (ctx) {
+            update_verify_mode();
+        }
     }
     refresh_config();
 }
@@ -448,8 +615,41 @@ stream_ssl_set_peer_ca_cert_file(const char *file_name)
     refresh_config();
 }
 
+/* The protocols and ciphers last set (NULL: the defaults), applied when
+ * the context exists: at once, or by ssl_init().  Setting one explicitly
+ * creates the context, so that a bad value is reported when it is set. */
+static char *protocols_wanted;
+static char *ciphers_wanted;
+
+static void
+set_wanted(char **wanted, const char *value)
+{
+    if (!nullable_string_is_equal(*wanted, value)) {
+        free(*wanted);
+        *wanted = value ? xstrdup(value) : NULL;
+    }
+}
+
 void
 stream_ssl_set_protocols(const char *protocols)
+{
+    set_wanted(&protocols_wanted, protocols);
+    if (protocols ? !ssl_init() : ctx != NULL) {
+        apply_protocols();
+    }
+}
+
+void
+stream_ssl_set_ciphers(const char *ciphers)
+{
+    set_wanted(&ciphers_wanted, ciphers);
+    if (ciphers ? !ssl_init() : ctx != NULL) {
+        apply_ciphers();
+    }
+}
+
+static void
+apply_protocols(void)
 {
     static const struct {
         const char *name;
@@ -463,11 +663,10 @@ stream_ssl_set_protocols(const char *protocols)
     const long all = (SSL_OP_NO_TLSv1 | SSL_OP_NO_TLSv1_1 | SSL_OP_NO_TLSv1_2
                       | SSL_OP_NO_TLSv1_3);
 
+    const char *protocols = protocols_wanted ? protocols_wanted
+                                             : DEFAULT_PROTOCOLS;
     static char *current;       /* Last value applied. */
-    if (!protocols) {
-        protocols = DEFAULT_PROTOCOLS;
-    }
-    if (ssl_init() || nullable_string_is_equal(current, protocols)) {
+    if (nullable_string_is_equal(current, protocols)) {
         return;
     }
     free(current);
@@ -497,14 +696,12 @@ stream_ssl_set_protocols(const char *protocols)
     SSL_CTX_set_options(ctx, no_flags);
 }
 
-void
-stream_ssl_set_ciphers(const char *ciphers)
+static void
+apply_ciphers(void)
 {
+    const char *ciphers = ciphers_wanted ? ciphers_wanted : DEFAULT_CIPHERS;
     static char *current;       /* Last value applied. */
-    if (!ciphers) {
-        ciphers = DEFAULT_CIPHERS;
-    }
-    if (ssl_init() || nullable_string_is_equal(current, ciphers)) {
+    if (nullable_string_is_equal(current, ciphers)) {
         return;
     }
     free(current);

@@ -17,6 +17,11 @@
  * loaded, so replacing a key and certificate on disk takes effect for the
  * next connection without a restart.
  *
+ * OpenSSL is not linked but loaded (dlopen()) the first time something
+ * needs it: a setter given a file or a protocol or cipher list, or an
+ * "ssl:" or "pssl:" stream.  A program that never uses TLS never maps it.
+ * Failure to load it is logged and fails TLS streams with ENOPROTOOPT.
+ *
  * Command-line support, for mains using getopt_long():
  *
  *     enum { STREAM_SSL_OPTION_ENUMS, ... };

@@ -14,15 +14,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <sys/uio.h>
-/* SHA1_Init() and friends hash without OpenSSL 3's provider machinery,
- * whose first use (EVP_MD_fetch()) touches about 2 MB of libcrypto that
- * then stays resident: for a server with a small database that is a
- * fourth of its memory. */
-#define OPENSSL_SUPPRESS_DEPRECATED 1
-#include <openssl/sha.h>
 #include "lib/allocator.h"
 #include "lib/ds.h"
 #include "lib/json-util.h"
+#include "lib/sha1.h"
 #include "ovsdb/error.h"
 
 #define MAGIC "OVSDB JSON"
@@ -661,15 +656,15 @@ static void
 sha1_hex_iov(const struct iovec *iov, size_t n, char hex[SHA1_HEX_LEN + 1])
 {
     static const char digits[] = "0123456789abcdef";
-    unsigned char md[SHA_DIGEST_LENGTH];
-    SHA_CTX ctx;
+    uint8_t md[SHA1_DIGEST_SIZE];
+    struct sha1_ctx ctx;
 
-    SHA1_Init(&ctx);
+    sha1_init(&ctx);
     for (size_t i = 0; i < n; i++) {
-        SHA1_Update(&ctx, iov[i].iov_base, iov[i].iov_len);
+        sha1_update(&ctx, iov[i].iov_base, iov[i].iov_len);
     }
-    SHA1_Final(md, &ctx);
-    for (int i = 0; i < SHA_DIGEST_LENGTH && i < SHA1_HEX_LEN / 2; i++) {
+    sha1_final(&ctx, md);
+    for (int i = 0; i < SHA1_DIGEST_SIZE && i < SHA1_HEX_LEN / 2; i++) {
         hex[i * 2] = digits[md[i] >> 4];
         hex[i * 2 + 1] = digits[md[i] & 15];
     }

@@ -13,11 +13,12 @@ TEST_LDADD = $(PROGRAM_LIBS)
 
 # lib unit tests.
 check_PROGRAMS += tests/unit/test-allocator tests/unit/test-hmap \
-	tests/unit/test-uuid tests/unit/test-ds
+	tests/unit/test-uuid tests/unit/test-ds tests/unit/test-sha1
 tests_unit_test_allocator_LDADD = $(TEST_LDADD)
 tests_unit_test_hmap_LDADD = $(TEST_LDADD)
 tests_unit_test_uuid_LDADD = $(TEST_LDADD)
 tests_unit_test_ds_LDADD = $(TEST_LDADD)
+tests_unit_test_sha1_LDADD = $(TEST_LDADD)
 # (net) lib unit tests go below.
 check_PROGRAMS += tests/unit/test-unixctl tests/unit/test-jsonrpc \
 	tests/unit/test-stream tests/unit/test-poll-loop \
@@ -71,7 +72,7 @@ tests_unit_test_table_format_LDADD = $(TEST_LDADD)
 # (security) TLS, RBAC and remotes tests go below.
 check_PROGRAMS += tests/security/ssl-tool tests/unit/test-rbac \
 	tests/unit/test-remotes
-tests_security_ssl_tool_LDADD = $(TEST_LDADD)
+tests_security_ssl_tool_LDADD = $(TEST_LDADD) $(OPENSSL_LIBS)
 tests_unit_test_rbac_LDADD = $(TEST_LDADD)
 tests_unit_test_remotes_LDADD = $(TEST_LDADD)
 

@@ -268,6 +268,7 @@ EXTRA_DIST += \
 	tests/security/pki.shlib \
 	tests/security/rbac-remotes.sh \
 	tests/security/ssl-interop.sh \
+	tests/security/ssl-lazy.sh \
 	tests/security/ssl-streams.sh \
 	tests/security/ssl-tool.c \
 	tests/server/allocator-stats.sh \
@@ -341,6 +342,7 @@ EXTRA_DIST += \
 	tests/unit/test-reconnect.c \
 	tests/unit/test-remotes.c \
 	tests/unit/test-schema.c \
+	tests/unit/test-sha1.c \
 	tests/unit/test-storage.c \
 	tests/unit/test-stream.c \
 	tests/unit/test-table-format.c \
