@@ -45,6 +45,14 @@ VLOG_DEFINE_THIS_MODULE(ovsdb_storage);
 #define COMPACT_MAX_RECORDS 100
 #define RECOVER_MSEC 1000                        /* Retry a broken log. */
 
+/* Clustered: what one pass of the loop applies of the committed log, at
+ * most (and at least one entry), so that a member with much to apply (one
+ * that joined or restarted behind the others) keeps answering its clients
+ * and its cluster between slices. */
+#define APPLY_MAX_BYTES (1024 * 1024)
+#define APPLY_MAX_ENTRIES 1000
+#define APPLY_MAX_MSEC 50
+
 struct ovsdb_storage {
     char *name;
     struct ovsdb *db;               /* Borrowed: the caller owns it. */
@@ -94,6 +102,13 @@ struct ovsdb_storage {
     struct uuid convert_eid;
     bool convert_applied;           /* That entry came back committed. */
     bool rewrite_soon;              /* A failed fsync was undone. */
+
+    /* Clustered: what this pass of the loop applied so far (reset by
+     * ovsdb_storage_run()), and whether it stopped with entries left. */
+    size_t slice_bytes;
+    unsigned int slice_entries;
+    long long slice_msec;
+    bool apply_more;
 
     /* Statistics. */
     unsigned long long n_batches, n_batch_failures;
@@ -253,6 +268,7 @@ open__(const char *path, const char *name, struct ovsdb_storage **storagep,
     s->raft = raft;
     if (raft) {
         s->state_eid = *raft_get_applied_eid(raft);
+        s->slice_msec = time_msec();
     }
     s->min_msec = env_llong("OVSDB_COMPACT_MIN_MSEC", COMPACT_MIN_MSEC);
     s->min_bytes = env_llong("OVSDB_COMPACT_MIN_BYTES", COMPACT_MIN_BYTES);
@@ -546,10 +562,30 @@ apply_entry(struct ovsdb_storage *s, const char *data, size_t size,
     s->state_eid = *eid;
 }
 
+/* Clustered: starts a new slice of the committed log to apply. */
+static void
+start_slice(struct ovsdb_storage *s)
+{
+    s->slice_bytes = 0;
+    s->slice_entries = 0;
+    s->slice_msec = time_msec();
+}
+
+/* Clustered: true if this pass applied all it may. */
+static bool
+slice_is_full(const struct ovsdb_storage *s)
+{
+    return (s->slice_entries
+            && (s->slice_bytes >= APPLY_MAX_BYTES
+                || s->slice_entries >= APPLY_MAX_ENTRIES
+                || time_msec() - s->slice_msec >= APPLY_MAX_MSEC));
+}
+
 /* Clustered: decides what the Raft member's news allow: transactions whose
  * entries were committed are finished; if a command failed, or an entry
  * that is not ours was committed first, every undecided transaction is
- * undone, and entries of others are applied. */
+ * undone, and entries of others are applied, a slice per pass of the
+ * loop. */
 static void
 raft_decide(struct ovsdb_storage *s)
 {
@@ -570,14 +606,22 @@ raft_decide(struct ovsdb_storage *s)
             }
         }
 
+        if (slice_is_full(s)) {
+            /* The rest in the next passes (ovsdb_storage_wait()). */
+            s->apply_more = true;
+            return;
+        }
         size_t size;
         struct uuid eid;
         bool is_snapshot;
         const char *data = raft_next_entry(s->raft, &size, &eid,
                                            &is_snapshot);
         if (!data) {
+            s->apply_more = false;
             return;
         }
+        s->slice_bytes += size;
+        s->slice_entries++;
         if (s->n_submitted && !is_snapshot
             && uuid_equals(&eid, &s->txns[0].eid)) {
             finish_txns(s, 1);
@@ -899,6 +943,7 @@ raft_replace_db(struct ovsdb_storage *s, struct ovsdb *db,
                                        s->raft));
     bool waited = false;
     while (!error) {
+        start_slice(s);
         raft_decide(s);
         if (s->convert_applied) {
             break;
@@ -1194,6 +1239,7 @@ ovsdb_storage_run(struct ovsdb_storage *s)
     if (s->raft) {
         /* Also while a child compacts: the member must go on. */
         raft_run(s->raft);
+        start_slice(s);
         raft_decide(s);
     }
     if (s->child_pid > 0) {
@@ -1228,6 +1274,9 @@ ovsdb_storage_wait(struct ovsdb_storage *s)
 {
     if (s->raft) {
         raft_wait(s->raft);
+        if (s->apply_more) {
+            poll_immediate_wake();
+        }
     }
     if (s->child_pid > 0) {
         poll_fd_wait(s->child_fd, POLLIN);

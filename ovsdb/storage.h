@@ -13,6 +13,10 @@
  *     reason of the cluster's (no leader, a leader change, another
  *     member's entry committed first, a timeout) fails with "cluster
  *     error": it did not happen, and the caller may run it again.
+ *     Committed entries (others' transactions, and ours coming back) are
+ *     applied a slice per pass of the loop, so that a member with a long
+ *     log to apply keeps serving meanwhile; ovsdb_storage_wait() wakes
+ *     the loop at once while some are left.
  *   - Clustered compaction writes a Raft snapshot (the header's prev_*
  *     fields), in a forked child as below (the reference snapshots in its
  *     main loop); conversion commits the new schema and contents as one

@@ -11,6 +11,7 @@ EXTRA_DIST += \
 	tests/client/ref-server.sh \
 	tests/client/remotes.sh \
 	tests/cluster-util.c \
+	tests/cluster/catch-up.sh \
 	tests/cluster/compact.sh \
 	tests/cluster/convert.sh \
 	tests/cluster/idl-client.py \
