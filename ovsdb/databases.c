@@ -38,6 +38,8 @@ struct ovsdb_served_db {
     uint64_t cluster_term;
 
     unsigned int n_write_holds; /* ovsdb_served_db_hold_writes(). */
+    uint64_t convert_ticket;    /* Clustered: the ticket of our conversion
+                                 * that waits for its entry, or 0. */
 };
 
 struct ovsdb_databases {
@@ -397,19 +399,36 @@ ovsdb_served_db_convert(struct ovsdb_served_db *sdb,
         return ovsdb_error(OVSDB_E_NOT_ALLOWED, "cannot convert %s",
                            sdb->name);
     }
+    if (sdb->convert_ticket) {
+        /* The next one converts what this one makes. */
+        ovsdb_schema_destroy(schema);
+        return ovsdb_error(OVSDB_E_CLUSTER, "%s: a conversion is in progress",
+                           sdb->name);
+    }
     ovsdb_served_db_flush(sdb);
     struct ovsdb_error *error = ovsdb_file_convert(sdb->db, schema,
                                                    &converted);
     ovsdb_schema_destroy(schema);
-    if (!error) {
-        error = ovsdb_storage_replace_db(sdb->storage, converted,
-                                         "converted by ovsdb-server");
+    if (error) {
+        return error;
     }
+    if (ovsdb_served_db_get_raft(sdb)) {
+        error = ovsdb_storage_propose_db(sdb->storage, converted,
+                                         "converted by ovsdb-server");
+        if (!error) {
+            /* Writes would build on the old database: they wait until the
+             * conversion is decided (report_outcomes()). */
+            sdb->convert_ticket = ovsdb_storage_get_last_ticket(sdb->storage);
+            ovsdb_served_db_hold_writes(sdb, true);
+        }
+        return error;
+    }
+    error = ovsdb_storage_replace_db(sdb->storage, converted,
+                                     "converted by ovsdb-server");
     if (error) {
         ovsdb_destroy(converted);
         return error;
     }
-
     serve_new_db(sdb, converted);
     return NULL;
 }
@@ -511,6 +530,19 @@ report_outcomes(struct ovsdb_served_db *sdb)
     uint64_t ticket;
     struct ovsdb_error *error;
     while (ovsdb_storage_pop_outcome(sdb->storage, &ticket, &error)) {
+        if (sdb->convert_ticket && ticket >= sdb->convert_ticket) {
+            /* Our conversion is decided. */
+            sdb->convert_ticket = 0;
+            ovsdb_served_db_hold_writes(sdb, false);
+            struct ovsdb *new_db = NULL;
+            if (!error) {
+                new_db = ovsdb_storage_take_new_db(sdb->storage);
+            }
+            if (new_db) {
+                /* Served before its client hears, as the reference. */
+                serve_new_db(sdb, new_db);
+            }
+        }
         if (error) {
             /* The batch was undone: the database changed back under the
              * transactions that waited on its unwritten data ("wait" ops

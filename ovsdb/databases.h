@@ -192,7 +192,19 @@ struct ovsdb_error *ovsdb_served_db_commit_txn(struct ovsdb_served_db *sdb,
  * the database's: the converted contents are written to a new file that
  * atomically replaces the database file, and the database is served from
  * it.  The observer hears db_removed() for the old database first.  On
- * error nothing changes. */
+ * error nothing changes.
+ *
+ * Clustered, the conversion is proposed to the cluster
+ * (ovsdb_storage_propose_db()) and decided later, like a transaction: on
+ * success ovsdb_served_db_has_pending() is true and the reply must be
+ * held, as a transaction's, until batch_done() for 'sdb' reports its
+ * ticket (ovsdb_served_db_get_last_ticket() right after this call); by
+ * then, if it committed, the new database is served.  Meanwhile writes on
+ * 'sdb' wait (ovsdb_served_db_transact() returns NULL for them).  A
+ * "cluster error" (returned here, or reported by batch_done()) means the
+ * conversion did not happen and may be run again: no leader, another
+ * member's entry first, a leader change, or a conversion of ours still
+ * in progress. */
 struct ovsdb_error *ovsdb_served_db_convert(struct ovsdb_served_db *sdb,
                                             struct ovsdb_schema *schema)
     WARN_UNUSED_RESULT;

@@ -108,6 +108,7 @@ struct waiting_txn {
     long long timeout;          /* Msec after 'created'; LLONG_MAX none. */
     unsigned long long seqno;   /* Database commit seqno last tried. */
     struct ovsdb_relay_txn *rtxn;       /* Forwarded upstream, or NULL. */
+    bool is_convert; /* A "convert" (it had a cluster error). */
 };
 
 /* A message held back until a group commit's outcome is known (see
@@ -118,13 +119,16 @@ struct held_msg {
     uint64_t ticket;                /* Waits for this one, while 'sdb'. */
     json_t *id;                     /* Request id, while 'sdb'. */
     json_t *result;                 /* Result array, while 'sdb'. */
+    json_t *error;                  /* Or the error of a "convert". */
     struct ds text;                 /* Serialized message, once final. */
 
-    /* A clustered database's transaction: its request, to run it again if
-     * it fails with a "cluster error" ('retry' once it did). */
+    /* A clustered database's transaction (or conversion: 'is_convert'):
+     * its request, to run it again if it fails with a "cluster error"
+     * ('retry' once it did). */
     json_t *params;
     long long created;
     bool retry;
+    bool is_convert;
 };
 
 struct ovsdb_session {
@@ -289,10 +293,12 @@ hold(struct ovsdb_session *s, struct ovsdb_served_db *sdb)
     h->ticket = sdb ? ovsdb_served_db_get_last_ticket(sdb) : 0;
     h->id = NULL;
     h->result = NULL;
+    h->error = NULL;
     ds_init(&h->text);
     h->params = NULL;
     h->created = 0;
     h->retry = false;
+    h->is_convert = false;
     return h;
 }
 
@@ -301,6 +307,7 @@ held_msg_destroy(struct held_msg *h)
 {
     json_decref(h->id);
     json_decref(h->result);
+    json_decref(h->error);
     json_decref(h->params);
     ds_destroy(&h->text);
 }
@@ -487,6 +494,10 @@ ovsdb_session_batch_done(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
                 && ovsdb_error_get_tag(error) == OVSDB_E_CLUSTER) {
                 /* It did not happen: run it again (below). */
                 h->retry = true;
+            } else if (error && h->is_convert) {
+                json_decref(h->result);
+                h->result = NULL;
+                h->error = ovsdb_error_to_json(error);
             } else if (error && !result_has_error(h->result)) {
                 /* As for a commit that failed on its own: the operations'
                  * results, then the error. */
@@ -506,13 +517,15 @@ ovsdb_session_batch_done(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
         struct held_msg *h = &held[i];
         if (h->retry) {
             /* Due at once: the cluster may have a leader again already. */
-            add_waiting_txn(s, h->id, h->params, sdb, h->created, LLONG_MAX,
-                            NULL)
-                ->seqno--;
+            struct waiting_txn *t = add_waiting_txn(s, h->id, h->params, sdb,
+                                                    h->created, LLONG_MAX,
+                                                    NULL);
+            t->seqno--;
+            t->is_convert = h->is_convert;
             h->id = h->params = NULL;
-        } else if (h->result) {
-            session_send(s, h->id, h->result, NULL, NULL, NULL);
-            h->result = NULL;
+        } else if (h->result || h->error) {
+            session_send(s, h->id, h->result, h->error, NULL, NULL);
+            h->result = h->error = NULL;
         } else {
             /* With the allowance a big reply gets when it is not held. */
             send_text(s, &h->text);
@@ -1124,6 +1137,9 @@ waiting_txn_is_due(const struct waiting_txn *t, long long now)
             || (t->timeout != LLONG_MAX && now - t->created >= t->timeout));
 }
 
+static bool run_convert(struct ovsdb_session *, struct ovsdb_served_db *,
+                        const json_t *id, json_t *params, long long created);
+
 static void
 run_waiting_txns(struct ovsdb_session *s)
 {
@@ -1141,6 +1157,12 @@ run_waiting_txns(struct ovsdb_session *s)
                 } else {
                     send_reply(s, t->id, copy);
                 }
+                remove_waiting_txn(s, i);
+                continue;
+            }
+        } else if (waiting_txn_is_due(t, now) && t->is_convert) {
+            t->seqno = ovsdb_served_db_get_commit_seqno(t->sdb);
+            if (run_convert(s, t->sdb, t->id, t->params, t->created)) {
                 remove_waiting_txn(s, i);
                 continue;
             }
@@ -1214,12 +1236,48 @@ handle_convert(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
         ovsdb_schema_destroy(schema);
         return;
     }
-    error = ovsdb_served_db_convert(sdb, schema);
-    if (error) {
-        send_ovsdb_error(s, msg->id, error);
-    } else {
-        send_reply(s, msg->id, json_object());
+    ovsdb_schema_destroy(schema);
+    if (!run_convert(s, sdb, msg->id, msg->params, time_msec())) {
+        add_waiting_txn(s, json_incref(msg->id), json_incref(msg->params), sdb,
+                        time_msec(), LLONG_MAX, NULL)
+            ->is_convert = true;
     }
+}
+
+/* Runs "convert" request 'params' (borrowed; checked by handle_convert())
+ * with request id 'id' on 'sdb', first tried at 'created': replies, or
+ * (clustered) holds the reply until the conversion is decided, as a
+ * transaction's, and returns true; or returns false if the conversion
+ * must wait and run again, as a transaction that failed with a "cluster
+ * error" does (a conversion that lost to another write is built again on
+ * the newer contents). */
+static bool
+run_convert(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
+            const json_t *id, json_t *params, long long created)
+{
+    const json_t *schema_json = json_array_get(params, 1);
+    struct ovsdb_schema *schema;
+    struct ovsdb_error *error = ovsdb_schema_from_json(schema_json, &schema);
+    if (!error) {
+        error = ovsdb_served_db_convert(sdb, schema);
+    }
+    if (error && ovsdb_error_get_tag(error) == OVSDB_E_CLUSTER) {
+        ovsdb_error_destroy(error);
+        return false;
+    }
+    if (error) {
+        send_ovsdb_error(s, id, error);
+    } else if (ovsdb_served_db_has_pending(sdb)) {
+        struct held_msg *h = hold(s, sdb);
+        h->id = json_incref((json_t *) id);
+        h->result = json_object();
+        h->params = json_incref(params);
+        h->created = created;
+        h->is_convert = true;
+    } else {
+        send_reply(s, id, json_object());
+    }
+    return true;
 }
 
 /* Dispatch. */

@@ -96,11 +96,6 @@ struct ovsdb_storage {
     struct ovsdb *new_db;           /* Clustered: a database that replaced
                                      * 's->db' (a schema change or a
                                      * snapshot from the leader). */
-    struct ovsdb *convert_db;       /* Clustered: our conversion's database
-                                     * (borrowed) while it waits for its
-                                     * entry, eid 'convert_eid'. */
-    struct uuid convert_eid;
-    bool convert_applied;           /* That entry came back committed. */
     bool rewrite_soon;              /* A failed fsync was undone. */
 
     /* Clustered: what this pass of the loop applied so far (reset by
@@ -118,9 +113,11 @@ struct ovsdb_storage {
     struct ovsdb_error *compact_error;
 };
 
-/* A transaction committed in memory whose outcome is not known yet. */
+/* A transaction committed in memory whose outcome is not known yet, or
+ * (clustered) a conversion proposed to the cluster. */
 struct pending_txn {
-    struct ovsdb_txn *txn;
+    struct ovsdb_txn *txn;    /* NULL for a conversion. */
+    struct ovsdb *convert_db; /* A conversion's new database (owned). */
     uint64_t ticket;
     struct raft_command *cmd;   /* Clustered: its entry's, or NULL if it
                                  * changed nothing persistent. */
@@ -315,6 +312,9 @@ ovsdb_storage_close(struct ovsdb_storage *s)
         ds_destroy(&s->child_msg);
         ds_destroy(&s->pending);
         ds_destroy(&s->batch);
+        for (size_t i = 0; i < s->n_txns; i++) {
+            ovsdb_destroy(s->txns[i].convert_db);
+        }
         free(s->txns);
         for (size_t i = 0; i < s->n_outcomes; i++) {
             ovsdb_error_destroy(s->outcomes[i].error);
@@ -440,7 +440,8 @@ ovsdb_storage_pop_outcome(struct ovsdb_storage *s, uint64_t *ticket,
     return true;
 }
 
-/* Finishes the oldest 'n' undecided transactions (they are committed). */
+/* Finishes the oldest 'n' undecided transactions (they are committed).  A
+ * conversion among them makes its database the one to serve. */
 static void
 finish_txns(struct ovsdb_storage *s, size_t n)
 {
@@ -448,8 +449,14 @@ finish_txns(struct ovsdb_storage *s, size_t n)
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        ovsdb_txn_deferred_finish(s->txns[i].txn);
-        raft_command_unref(s->txns[i].cmd);
+        struct pending_txn *pt = &s->txns[i];
+        if (pt->txn) {
+            ovsdb_txn_deferred_finish(pt->txn);
+        } else {
+            ovsdb_destroy(s->new_db);
+            s->new_db = s->db = pt->convert_db;
+        }
+        raft_command_unref(pt->cmd);
     }
     push_outcome(s, s->txns[n - 1].ticket, NULL);
     s->n_txns -= n;
@@ -467,7 +474,10 @@ undo_txns(struct ovsdb_storage *s, struct ovsdb_error *error)
         return;
     }
     for (size_t i = s->n_txns; i-- > 0;) {
-        ovsdb_txn_deferred_undo(s->txns[i].txn);
+        if (s->txns[i].txn) {
+            ovsdb_txn_deferred_undo(s->txns[i].txn);
+        }
+        ovsdb_destroy(s->txns[i].convert_db);
         raft_command_unref(s->txns[i].cmd);
     }
     push_outcome(s, s->txns[s->n_txns - 1].ticket, error);
@@ -625,17 +635,6 @@ raft_decide(struct ovsdb_storage *s)
         if (s->n_submitted && !is_snapshot
             && uuid_equals(&eid, &s->txns[0].eid)) {
             finish_txns(s, 1);
-        } else if (s->convert_db && !is_snapshot
-                   && uuid_equals(&eid, &s->convert_eid)) {
-            /* Our conversion: the caller serves the database it built. */
-            if (s->n_txns) {
-                undo_txns(s,
-                          ovsdb_error(OVSDB_E_NOT_LEADER, "lost leadership"));
-            }
-            s->db = s->convert_db;
-            s->convert_db = NULL;
-            s->convert_applied = true;
-            s->state_eid = eid;
         } else {
             if (s->n_txns) {
                 undo_txns(s, command_error(RAFT_CMD_LOST_LEADERSHIP));
@@ -866,24 +865,6 @@ ovsdb_storage_compact_sync(struct ovsdb_storage *s)
     return error;
 }
 
-/* Clustered: how long a conversion waits for its entry to come back
- * committed, at least, and in election timers. */
-#define CONVERT_MIN_WAIT_MSEC 10000
-#define CONVERT_WAIT_ELECTIONS 4
-
-/* Clustered: proposes 'data' (the conversion's entry) with eid 'eid' on
- * the state the database shows, and makes the leader's copy durable. */
-static struct raft_command *
-propose_conversion(struct ovsdb_storage *s, const struct ds *data,
-                   const struct uuid *eid, struct ovsdb_error **errorp)
-{
-    struct raft_command *cmd = raft_command_execute(s->raft, data->string,
-                                                    data->length,
-                                                    &s->state_eid, eid);
-    *errorp = raft_sync(s->raft);
-    return cmd;
-}
-
 /* Clustered: the reference's members cannot apply a schema change with an
  * ephemeral column (they log "... clustered databases do not support
  * ephemeral columns" and keep the old schema), so such a conversion is
@@ -906,100 +887,35 @@ check_no_ephemeral(const struct ovsdb_schema *schema)
     return NULL;
 }
 
-/* Clustered: commits the whole of 'db', schema included, as one entry
- * [SCHEMA, SNAPSHOT], as the reference commits an online conversion, and
- * returns once every member will apply it: in a cluster of one at once;
- * with other members once the entry came back committed from the leader
- * (on the leader or on a follower, which forwards it to the leader, as
- * the reference does).  Until then this runs only the Raft member, in a
- * loop of its own: clients wait, as the reference's wait for its
- * conversion's commit (bounded by CONVERT_MIN_WAIT_MSEC and
- * CONVERT_WAIT_ELECTIONS).  A proposal the leader refused as "not
- * leader" is proposed again once a leader is known, as the reference's
- * trigger retries; the same eid makes a second copy fail its
- * prerequisite. */
-static struct ovsdb_error *
-raft_replace_db(struct ovsdb_storage *s, struct ovsdb *db,
-                const char *comment)
+struct ovsdb_error *
+ovsdb_storage_propose_db(struct ovsdb_storage *s, struct ovsdb *db,
+                         const char *comment)
 {
     struct ovsdb_error *error = check_no_ephemeral(ovsdb_get_schema(db));
     if (error) {
+        ovsdb_destroy(db);
         return error;
     }
+    struct pending_txn pt = { .convert_db = db };
+    uuid_generate(&pt.eid);
     struct ds data = DS_EMPTY_INITIALIZER;
     cluster_file_put_db_data(&data, db, comment);
-    struct uuid eid;
-    uuid_generate(&eid);
-    struct uuid base_eid = s->state_eid;
-    s->convert_db = db;
-    s->convert_eid = eid;
-    s->convert_applied = false;
-
-    struct raft_command *cmd = propose_conversion(s, &data, &eid, &error);
-    long long deadline = time_msec()
-                         + MAX(CONVERT_MIN_WAIT_MSEC,
-                               CONVERT_WAIT_ELECTIONS
-                                   * (long long) raft_get_election_timer(
-                                       s->raft));
-    bool waited = false;
-    while (!error) {
-        start_slice(s);
-        raft_decide(s);
-        if (s->convert_applied) {
-            break;
-        }
-        enum raft_command_status status = raft_command_get_status(cmd);
-        bool expired = time_msec() >= deadline;
-        /* (A "not leader" from a follower that knows no leader yet, or
-         * from a leader that just stepped down, is retried below.) */
-        if (status == RAFT_CMD_NOT_LEADER) {
-            if (!uuid_equals(&s->state_eid, &base_eid) || expired) {
-                error = ovsdb_error(OVSDB_E_NOT_LEADER, "%s",
-                                    raft_command_status_to_string(status));
-            } else if (raft_is_connected(s->raft)) {
-                /* Nobody took it: try again now that a leader is known. */
-                raft_command_unref(cmd);
-                cmd = propose_conversion(s, &data, &eid, &error);
-            }
-        } else if (status != RAFT_CMD_INCOMPLETE
-                   && status != RAFT_CMD_SUCCESS) {
-            error = ovsdb_error(status == RAFT_CMD_LOST_LEADERSHIP
-                                    ? OVSDB_E_NOT_LEADER
-                                    : OVSDB_E_NOT_SUPP,
-                                "%s", raft_command_status_to_string(status));
-        } else if (expired) {
-            error = ovsdb_error(OVSDB_E_TIMED_OUT,
-                                "%s: the cluster did not commit the "
-                                "conversion in time (it may still take "
-                                "effect)",
-                                s->name);
-        }
-        if (!error) {
-            raft_wait(s->raft);
-            poll_timer_wait_until(MIN(deadline, time_msec() + 100));
-            poll_block();
-            raft_run(s->raft);
-            waited = true;
-        }
-    }
-    raft_command_unref(cmd);
+    pt.cmd = raft_command_execute(s->raft, data.string, data.length,
+                                  &s->state_eid, &pt.eid);
     ds_destroy(&data);
-    if (waited) {
-        /* The loop above took the wake-ups the server's modules had
-         * asked for in this pass: let the server run again at once. */
-        poll_immediate_wake();
+    enum raft_command_status status = raft_command_get_status(pt.cmd);
+    if (status != RAFT_CMD_INCOMPLETE && status != RAFT_CMD_SUCCESS) {
+        /* No leader to take it, say: the caller may try again. */
+        raft_command_unref(pt.cmd);
+        ovsdb_destroy(db);
+        return command_error(status);
     }
-    if (!s->convert_applied) {
-        /* Should the entry still be committed, it is applied as any
-         * other member's conversion (ovsdb_storage_take_new_db()). */
-        s->convert_db = NULL;
-        if (!error) {
-            error = ovsdb_error(OVSDB_E_IO, "%s: conversion not applied",
-                                s->name);
-        }
-        return error;
+    s->state_eid = pt.eid;
+    if (s->n_txns >= s->allocated_txns) {
+        s->txns = x2nrealloc(s->txns, &s->allocated_txns, sizeof *s->txns);
     }
-    ovsdb_error_destroy(error);
+    pt.ticket = ++s->last_ticket;
+    s->txns[s->n_txns++] = pt;
     return NULL;
 }
 
@@ -1008,7 +924,10 @@ ovsdb_storage_replace_db(struct ovsdb_storage *s, struct ovsdb *db,
                          const char *comment)
 {
     if (s->raft) {
-        return raft_replace_db(s, db, comment);
+        return ovsdb_error(OVSDB_E_NOT_SUPP,
+                           "%s: a clustered database is converted through "
+                           "ovsdb_storage_propose_db()",
+                           s->name);
     }
     cancel_compaction(s);
     struct ovsdb_log *new;
@@ -1060,7 +979,9 @@ compact_child(struct ovsdb_storage *s, int fd)
         /* The snapshot is of the applied state: take back, in this copy,
          * the transactions the cluster has not decided yet. */
         for (size_t i = s->n_txns; i-- > 0;) {
-            ovsdb_txn_deferred_undo(s->txns[i].txn);
+            if (s->txns[i].txn) {
+                ovsdb_txn_deferred_undo(s->txns[i].txn);
+            }
         }
         struct ds data = DS_EMPTY_INITIALIZER;
         cluster_file_put_db_data(&data, s->db, COMPACT_COMMENT);

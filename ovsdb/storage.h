@@ -20,8 +20,7 @@
  *   - Clustered compaction writes a Raft snapshot (the header's prev_*
  *     fields), in a forked child as below (the reference snapshots in its
  *     main loop); conversion commits the new schema and contents as one
- *     entry, and returns once the cluster committed it (see
- *     ovsdb_storage_replace_db()).
+ *     entry, decided like a transaction (ovsdb_storage_propose_db()).
  *
  *     struct ovsdb_storage *s;
  *     struct ovsdb *db;
@@ -189,18 +188,28 @@ struct ovsdb_error *ovsdb_storage_commit_txn(struct ovsdb_storage *,
  * storage refers to 'db' (borrowed, as in ovsdb_storage_open(): the caller
  * must keep it until the storage is closed) instead of the old database;
  * on error nothing changed.  Ends a compaction in progress.  Must not be
- * called while a transaction is open.
- *
- * Clustered, on any member, this proposes one entry [SCHEMA, SNAPSHOT] (a
- * follower's goes to the leader) built on the state the database shows,
- * and returns once it came back committed, when every member applies it;
- * meanwhile only the Raft member runs, in a loop of this function's own
- * (bounded: 10 s or 4 election timers, whichever is longer).  A schema
- * with an ephemeral column is refused first, with the reference's words
- * (its members cannot apply one).  If the wait ends with an error, the
- * entry may still be committed later: the new database then arrives
- * through ovsdb_storage_take_new_db(), as another member's conversion. */
+ * called while a transaction is open.  Standalone only (a clustered
+ * database fails with "not supported"). */
 struct ovsdb_error *ovsdb_storage_replace_db(struct ovsdb_storage *,
+                                             struct ovsdb *db,
+                                             const char *comment)
+    WARN_UNUSED_RESULT;
+
+/* Clustered: proposes 'db' (takes ownership; e.g. the result of
+ * ovsdb_file_convert()), schema included, as one entry [SCHEMA, SNAPSHOT],
+ * as the reference commits an online conversion, built on the state the
+ * database shows (on any member: a follower's goes to the leader).  The
+ * batch must be flushed first, and no transaction may be committed on top
+ * until the conversion is decided (the database does not show it yet).
+ * Returns an error at once if the member cannot propose it (a "cluster
+ * error", such as no leader, may be tried again), else NULL: the
+ * conversion has the next ticket and is decided like a transaction
+ * (ovsdb_storage_pop_outcome()): committed, and then
+ * ovsdb_storage_take_new_db() returns 'db', or undone with an error (a
+ * "cluster error" if another member's entry came first, or the leader
+ * changed).  A schema with an ephemeral column is refused first, with the
+ * reference's words (its members cannot apply one). */
+struct ovsdb_error *ovsdb_storage_propose_db(struct ovsdb_storage *,
                                              struct ovsdb *db,
                                              const char *comment)
     WARN_UNUSED_RESULT;

@@ -13,6 +13,7 @@ EXTRA_DIST += \
 	tests/cluster-util.c \
 	tests/cluster/catch-up.sh \
 	tests/cluster/compact.sh \
+	tests/cluster/convert-wait.sh \
 	tests/cluster/convert.sh \
 	tests/cluster/idl-client.py \
 	tests/cluster/idl.sh \

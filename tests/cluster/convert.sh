@@ -14,27 +14,6 @@
 command -v python3 >/dev/null || skip "no python3 for the test clients"
 trap 'kill_servers; kill $MONITORS 2>/dev/null || true' EXIT
 
-# new_schema VERSION: the test schema with version VERSION and one more
-# column "extraVERSION" (dots removed) in Root, in schema.VERSION.
-new_schema() {
-    python3 - "$SCHEMA" "$1" > "schema.$1" <<'PY' || fail "new_schema $1"
-import json, sys
-s = json.load(open(sys.argv[1]))
-s["version"] = sys.argv[2]
-if sys.argv[2] != "9.9.9":
-    # Clusters keep no ephemeral columns (9.9.9 keeps one: see step 2).
-    del s["tables"]["Root"]["columns"]["scratch"]["ephemeral"]
-s["tables"]["Root"]["columns"]["extra" + sys.argv[2].replace(".", "")] = {
-    "type": {"key": "integer", "min": 0, "max": 1}}
-json.dump(s, sys.stdout)
-PY
-}
-# version NAME: the schema version member NAME serves.
-version() {
-    "$OUR_CLIENT" get-schema-version "unix:$PWD/$1.sock" $DB 2>/dev/null
-}
-has_version() { [ "$(version "$1")" = "$2" ]; }
-
 # monitor NAME: a client of NAME (aware of database changes, so told, not
 # disconnected) that monitors Root and writes the notification's params
 # to NAME.canceled when the server cancels its monitor.
