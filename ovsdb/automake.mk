@@ -38,7 +38,8 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/monitor-index.c ovsdb/monitor-index.h \
 	ovsdb/databases.c ovsdb/databases.h \
 	ovsdb/server.c ovsdb/server.h \
-	ovsdb/session.c ovsdb/session.h \
+	ovsdb/session.c ovsdb/session.h ovsdb/session-private.h \
+	ovsdb/session-txn.c \
 	ovsdb/sysdb.c ovsdb/sysdb.h \
 	ovsdb/cluster-ctl.c ovsdb/cluster-ctl.h
 

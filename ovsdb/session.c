@@ -2,7 +2,8 @@
  *
  * Method dispatch follows RFC 7047 section 4.1 and the Open vSwitch
  * extensions; replies and errors are shaped as the reference server's
- * (the tests in tests/server compare them). */
+ * (the tests in tests/server compare them).  "transact", "cancel" and
+ * "convert" are in session-txn.c (see session-private.h). */
 #include <config.h>
 
 #include "ovsdb/session.h"
@@ -30,6 +31,7 @@
 #include "ovsdb/rbac.h"
 #include "ovsdb/relay.h"
 #include "ovsdb/schema.h"
+#include "ovsdb/session-private.h"
 
 VLOG_DEFINE_THIS_MODULE(session);
 
@@ -93,68 +95,6 @@ struct session_monitor {
                                              * else NULL. */
 };
 
-/* A "transact" request without its reply yet, for one of two reasons:
- * - it waits to be run again once the database changes (or its timeout
- *   passes): a "wait" operation's condition did not hold, or a clustered
- *   database could not take it (no leader; or it failed with a "cluster
- *   error", which the reference also retries);
- * - 'rtxn': a relay database forwarded it upstream, and it waits for the
- *   upstream's reply. */
-struct waiting_txn {
-    json_t *id;                 /* Request id. */
-    json_t *params;             /* Request params. */
-    struct ovsdb_served_db *sdb;
-    long long created;          /* time_msec() of the first attempt. */
-    long long timeout;          /* Msec after 'created'; LLONG_MAX none. */
-    unsigned long long seqno;   /* Database commit seqno last tried. */
-    struct ovsdb_relay_txn *rtxn;       /* Forwarded upstream, or NULL. */
-    bool is_convert; /* A "convert" (it had a cluster error). */
-};
-
-/* A message held back until a group commit's outcome is known (see
- * databases.h): a "transact" reply that waits for the batch of 'sdb', or
- * ('sdb' NULL) any message queued behind one, already serialized. */
-struct held_msg {
-    struct ovsdb_served_db *sdb;    /* NULL once final. */
-    uint64_t ticket;                /* Waits for this one, while 'sdb'. */
-    json_t *id;                     /* Request id, while 'sdb'. */
-    json_t *result;                 /* Result array, while 'sdb'. */
-    json_t *error;                  /* Or the error of a "convert". */
-    struct ds text;                 /* Serialized message, once final. */
-
-    /* A clustered database's transaction (or conversion: 'is_convert'):
-     * its request, to run it again if it fails with a "cluster error"
-     * ('retry' once it did). */
-    json_t *params;
-    long long created;
-    bool retry;
-    bool is_convert;
-};
-
-struct ovsdb_session {
-    struct ovsdb_databases *dbs;
-    struct jsonrpc_session *js;
-    unsigned int js_seqno;
-    struct hmap monitors;       /* Contains "struct session_monitor"s. */
-    struct waiting_txn **waiting;
-    size_t n_waiting, allocated_waiting;
-    struct ovsdb_lock_waiter **waiters;
-    size_t n_waiters, allocated_waiters;
-    bool db_change_aware;
-    bool read_only;             /* From the remote's options. */
-    char *role;                 /* RBAC role, or NULL. */
-    bool dropped;               /* Closed by the server (backlog, ...). */
-    bool deferred;              /* Requests left for the next pass. */
-    struct jsonrpc_msg *deferred_msg; /* Received, costly, not handled,
-                                         * or waiting for 'barrier'. */
-    struct ovsdb_served_db *barrier;  /* Read barrier on this database,
-                                         * or NULL (see read_barrier()). */
-    bool paused;                /* Not reading: backlog over the limit. */
-    size_t allowance;           /* Extra backlog allowed for big replies. */
-    size_t n_pending;           /* Monitors with pending changes. */
-    struct held_msg *held;      /* Held messages, oldest first. */
-    size_t n_held, allocated_held;
-};
 
 static void session_reset(struct ovsdb_session *);
 static void release_barrier(struct ovsdb_session *);
@@ -282,8 +222,8 @@ check_backlog(struct ovsdb_session *s)
 
 /* Group commit: held messages. */
 
-static struct held_msg *
-hold(struct ovsdb_session *s, struct ovsdb_served_db *sdb)
+struct held_msg *
+session_hold(struct ovsdb_session *s, struct ovsdb_served_db *sdb)
 {
     if (s->n_held >= s->allocated_held) {
         s->held = x2nrealloc(s->held, &s->allocated_held, sizeof *s->held);
@@ -375,12 +315,6 @@ serialize_msg(struct ds *out, const json_t *id, json_t *result,
 }
 
 static void flush_pending(struct ovsdb_session *);
-static struct waiting_txn *add_waiting_txn(struct ovsdb_session *, json_t *id,
-                                           json_t *params,
-                                           struct ovsdb_served_db *,
-                                           long long created,
-                                           long long timeout,
-                                           struct ovsdb_relay_txn *);
 
 /* Queues the serialized message 'out' (whose buffer it takes) after the
  * session's pending monitor changes. */
@@ -390,7 +324,7 @@ session_send_text(struct ovsdb_session *s, struct ds *out)
     flush_pending(s);
     if (s->n_held) {
         /* Keep the order of replies: wait behind the held ones. */
-        struct held_msg *h = hold(s, NULL);
+        struct held_msg *h = session_hold(s, NULL);
         h->text = *out;
         return;
     }
@@ -409,13 +343,13 @@ session_send(struct ovsdb_session *s, const json_t *id, json_t *result,
     session_send_text(s, &out);
 }
 
-static void
-send_reply(struct ovsdb_session *s, const json_t *id, json_t *result)
+void
+session_send_reply(struct ovsdb_session *s, const json_t *id, json_t *result)
 {
     session_send(s, id, result, NULL, NULL, NULL);
 }
 
-/* As send_reply() for a result already serialized and shared with other
+/* As session_send_reply() for a result already serialized and shared with other
  * sessions ('result' borrowed): queued by reference, not copied. */
 static void
 send_shared_reply(struct ovsdb_session *s, const json_t *id,
@@ -428,7 +362,7 @@ send_shared_reply(struct ovsdb_session *s, const json_t *id,
     ds_put_cstr(&head, ",\"result\":");
     flush_pending(s);
     if (s->n_held) {
-        struct held_msg *h = hold(s, NULL);
+        struct held_msg *h = session_hold(s, NULL);
         ds_put_buffer(&head, result->data, result->size);
         ds_put_cstr(&head, tail);
         h->text = head;
@@ -446,20 +380,20 @@ send_shared_reply(struct ovsdb_session *s, const json_t *id,
  * 'params' (takes ownership; may be NULL if the request cannot be run
  * again) on 'sdb', first tried at 'created', or holds it until 'sdb''s
  * pending batch is written. */
-static void
-send_transact_reply(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
-                    const json_t *id, json_t *result, json_t *params,
-                    long long created)
+void
+session_send_transact_reply(struct ovsdb_session *s,
+                            struct ovsdb_served_db *sdb, const json_t *id,
+                            json_t *result, json_t *params, long long created)
 {
     if (ovsdb_served_db_has_pending(sdb)) {
-        struct held_msg *h = hold(s, sdb);
+        struct held_msg *h = session_hold(s, sdb);
         h->id = json_incref((json_t *) id);
         h->result = result;
         h->params = params;
         h->created = created;
     } else {
         json_decref(params);
-        send_reply(s, id, result);
+        session_send_reply(s, id, result);
     }
 }
 
@@ -517,9 +451,10 @@ ovsdb_session_batch_done(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
         struct held_msg *h = &held[i];
         if (h->retry) {
             /* Due at once: the cluster may have a leader again already. */
-            struct waiting_txn *t = add_waiting_txn(s, h->id, h->params, sdb,
-                                                    h->created, LLONG_MAX,
-                                                    NULL);
+            struct waiting_txn *t = session_add_waiting_txn(s, h->id,
+                                                            h->params, sdb,
+                                                            h->created,
+                                                            LLONG_MAX, NULL);
             t->seqno--;
             t->is_convert = h->is_convert;
             h->id = h->params = NULL;
@@ -536,8 +471,8 @@ ovsdb_session_batch_done(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
     s->n_held = n_held - i;
 }
 
-static void
-send_error(struct ovsdb_session *s, const json_t *id, json_t *error)
+void
+session_send_error(struct ovsdb_session *s, const json_t *id, json_t *error)
 {
     session_send(s, id, NULL, error, NULL, NULL);
 }
@@ -548,11 +483,11 @@ send_notify(struct ovsdb_session *s, const char *method, json_t *params)
     session_send(s, NULL, NULL, NULL, method, params);
 }
 
-static void
-send_ovsdb_error(struct ovsdb_session *s, const json_t *id,
-                 struct ovsdb_error *error)
+void
+session_send_ovsdb_error(struct ovsdb_session *s, const json_t *id,
+                         struct ovsdb_error *error)
 {
-    send_error(s, id, ovsdb_error_to_json_free(error));
+    session_send_error(s, id, ovsdb_error_to_json_free(error));
 }
 
 /* Monitors. */
@@ -703,16 +638,17 @@ monitor_destroy(struct ovsdb_session *s, struct session_monitor *sm)
     free(sm);
 }
 
-static struct ovsdb_error *
-params_error(const json_t *params, const char *method, const char *what)
+struct ovsdb_error *
+session_params_error(const json_t *params, const char *method,
+                     const char *what)
 {
     return ovsdb_syntax_error(params, OVSDB_E_SYNTAX,
                               "%s request params must be %s", method, what);
 }
 
-static struct ovsdb_served_db *
-lookup_db(const struct ovsdb_session *s, const json_t *params,
-          const char *method, struct ovsdb_error **errorp)
+struct ovsdb_served_db *
+session_lookup_db(const struct ovsdb_session *s, const json_t *params,
+                  const char *method, struct ovsdb_error **errorp)
 {
     const json_t *name = json_array_get(params, 0);
     struct ovsdb_served_db *sdb = ovsdb_databases_find(s->dbs,
@@ -737,18 +673,20 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
 
     if (json_array_size(params) != n_params
         || !json_is_string(json_array_get(params, 0))) {
-        error = params_error(params, msg->method,
-                             version == OVSDB_MONITOR_V3
-                             ? "<db-name>, <monitor-id>, <monitor-requests>"
-                               ", <last-txn-id>"
-                             : "<db-name>, <monitor-id>, "
-                               "<monitor-requests>");
-        send_ovsdb_error(s, msg->id, error);
+        error = session_params_error(
+            params, msg->method,
+            version == OVSDB_MONITOR_V3
+                ? "<db-name>, <monitor-id>, <monitor-requests>"
+                  ", <last-txn-id>"
+                : "<db-name>, <monitor-id>, "
+                  "<monitor-requests>");
+        session_send_ovsdb_error(s, msg->id, error);
         return;
     }
-    struct ovsdb_served_db *sdb = lookup_db(s, params, msg->method, &error);
+    struct ovsdb_served_db *sdb = session_lookup_db(s, params, msg->method,
+                                                    &error);
     if (!sdb) {
-        send_ovsdb_error(s, msg->id, error);
+        session_send_ovsdb_error(s, msg->id, error);
         return;
     }
 
@@ -756,9 +694,9 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
     char *id_s = id_to_string(id);
     if (find_monitor(s, id_s)) {
         free(id_s);
-        send_ovsdb_error(s, msg->id,
-                         ovsdb_syntax_error(id, OVSDB_E_SYNTAX,
-                                            "duplicate monitor ID"));
+        session_send_ovsdb_error(s, msg->id,
+                                 ovsdb_syntax_error(id, OVSDB_E_SYNTAX,
+                                                    "duplicate monitor ID"));
         return;
     }
 
@@ -784,7 +722,7 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
     }
     if (error) {
         free(id_s);
-        send_ovsdb_error(s, msg->id, error);
+        session_send_ovsdb_error(s, msg->id, error);
         return;
     }
 
@@ -814,7 +752,7 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
         send_shared_reply(s, msg->id, text);
         refbuf_unref(text);
     } else {
-        send_reply(s, msg->id, result);
+        session_send_reply(s, msg->id, result);
     }
 }
 
@@ -825,9 +763,9 @@ handle_monitor_cond_change(struct ovsdb_session *s,
     const json_t *params = msg->params;
     if (json_array_size(params) != 3) {
         /* The reference's words. */
-        send_ovsdb_error(s, msg->id,
-                         ovsdb_syntax_error(params, OVSDB_E_SYNTAX,
-                                            "invalid parameters"));
+        session_send_ovsdb_error(s, msg->id,
+                                 ovsdb_syntax_error(params, OVSDB_E_SYNTAX,
+                                                    "invalid parameters"));
         return;
     }
 
@@ -853,7 +791,7 @@ handle_monitor_cond_change(struct ovsdb_session *s,
     free(old_s);
     if (error) {
         free(new_s);
-        send_ovsdb_error(s, msg->id, error);
+        session_send_ovsdb_error(s, msg->id, error);
         return;
     }
 
@@ -891,33 +829,33 @@ handle_monitor_cond_change(struct ovsdb_session *s,
     } else {
         ds_destroy(&note);
     }
-    send_reply(s, msg->id, json_object());
+    session_send_reply(s, msg->id, json_object());
 }
 
 static void
 handle_monitor_cancel(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
 {
     if (json_array_size(msg->params) != 1) {
-        send_ovsdb_error(s, msg->id,
-                         params_error(msg->params, msg->method,
-                                      "<monitor-id>"));
+        session_send_ovsdb_error(s, msg->id,
+                                 session_params_error(msg->params, msg->method,
+                                                      "<monitor-id>"));
         return;
     }
     char *id_s = id_to_string(json_array_get(msg->params, 0));
     struct session_monitor *sm = find_monitor(s, id_s);
     free(id_s);
     if (!sm) {
-        send_error(s, msg->id, json_string("unknown monitor"));
+        session_send_error(s, msg->id, json_string("unknown monitor"));
         return;
     }
     monitor_destroy(s, sm);
-    send_reply(s, msg->id, json_object());
+    session_send_reply(s, msg->id, json_object());
 }
 
 /* Locks. */
 
-static bool
-lock_held_cb(const char *name, void *s_)
+bool
+session_lock_held_cb(const char *name, void *s_)
 {
     struct ovsdb_session *s = s_;
     return ovsdb_lock_server_is_owner(ovsdb_databases_get_lock_server(s->dbs),
@@ -951,8 +889,9 @@ handle_lock(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
     const json_t *name_json = json_array_get(params, 0);
     if (json_array_size(params) != 1 || !json_is_string(name_json)
         || !ovsdb_lock_name_is_valid(json_string_value(name_json))) {
-        send_ovsdb_error(s, msg->id,
-                         params_error(params, msg->method, "<id>"));
+        session_send_ovsdb_error(s, msg->id,
+                                 session_params_error(params, msg->method,
+                                                      "<id>"));
         return;
     }
     const char *name = json_string_value(name_json);
@@ -968,22 +907,25 @@ handle_lock(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
 
     if (is_unlock) {
         if (!have) {
-            send_ovsdb_error(s, msg->id,
-                             ovsdb_syntax_error(params, OVSDB_E_SYNTAX,
-                                                "unlock: \"unlock\" without "
-                                                "\"lock\" or \"steal\""));
+            session_send_ovsdb_error(
+                s, msg->id,
+                ovsdb_syntax_error(params, OVSDB_E_SYNTAX,
+                                   "unlock: \"unlock\" without "
+                                   "\"lock\" or \"steal\""));
             return;
         }
         remove_waiter(s, i);
-        send_reply(s, msg->id, json_object());
+        session_send_reply(s, msg->id, json_object());
         return;
     }
 
     if (have) {
-        send_ovsdb_error(s, msg->id,
-                         ovsdb_syntax_error(params, OVSDB_E_SYNTAX,
-                                            "must issue \"unlock\" before "
-                                            "new \"%s\"", msg->method));
+        session_send_ovsdb_error(
+            s, msg->id,
+            ovsdb_syntax_error(params, OVSDB_E_SYNTAX,
+                               "must issue \"unlock\" before "
+                               "new \"%s\"",
+                               msg->method));
         return;
     }
 
@@ -995,289 +937,12 @@ handle_lock(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
                                 sizeof *s->waiters);
     }
     s->waiters[s->n_waiters++] = w;
-    send_reply(s, msg->id,
-               json_pack("{s:b}", "locked", ovsdb_lock_waiter_is_owner(w)));
+    session_send_reply(s, msg->id,
+                       json_pack("{s:b}", "locked",
+                                 ovsdb_lock_waiter_is_owner(w)));
     if (victim && victim != s) {
         notify_lock(victim, "stolen", name);
     }
-}
-
-/* Transactions. */
-
-/* A clustered database's transaction may have to run again: returns a new
- * reference to its request 'params' to keep for that (which also keeps its
- * operations from being freed as they run), or NULL for other databases.
- * Take it before running the request. */
-static json_t *
-keep_for_retry(const struct ovsdb_served_db *sdb, json_t *params)
-{
-    return ovsdb_served_db_get_raft(sdb) ? json_incref(params) : NULL;
-}
-
-/* Adds a waiting transaction (see struct waiting_txn; takes ownership of
- * 'id' and 'params') that is due again once 'sdb''s commit seqno changes
- * from what it is now. */
-static struct waiting_txn *
-add_waiting_txn(struct ovsdb_session *s, json_t *id, json_t *params,
-                struct ovsdb_served_db *sdb, long long created,
-                long long timeout, struct ovsdb_relay_txn *rtxn)
-{
-    struct waiting_txn *t = xzalloc(sizeof *t);
-    t->rtxn = rtxn;
-    t->id = id;
-    t->params = params;
-    t->sdb = sdb;
-    t->created = created;
-    t->timeout = timeout;
-    t->seqno = ovsdb_served_db_get_commit_seqno(sdb);
-    if (s->n_waiting >= s->allocated_waiting) {
-        s->waiting = x2nrealloc(s->waiting, &s->allocated_waiting,
-                                sizeof *s->waiting);
-    }
-    s->waiting[s->n_waiting++] = t;
-    return t;
-}
-
-static void
-waiting_txn_destroy(struct waiting_txn *t)
-{
-    ovsdb_relay_txn_abandon(t->rtxn);
-    json_decref(t->id);
-    json_decref(t->params);
-    free(t);
-}
-
-static void
-remove_waiting_txn(struct ovsdb_session *s, size_t i)
-{
-    waiting_txn_destroy(s->waiting[i]);
-    memmove(&s->waiting[i], &s->waiting[i + 1],
-            (s->n_waiting - i - 1) * sizeof *s->waiting);
-    s->n_waiting--;
-}
-
-/* Runs "transact" 'params' on 'sdb' for this session: its locks, its
- * remote's read-only option and RBAC role apply. */
-static json_t *
-session_transact(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
-                 json_t *params, long long elapsed, long long *timeout)
-{
-    struct ovsdb *db = ovsdb_served_db_get_ovsdb(sdb);
-    if (!s->role || !ovsdb_rbac_enabled(db, s->role)) {
-        return ovsdb_served_db_transact(sdb, params, s->read_only,
-                                        lock_held_cb, s, NULL, NULL, elapsed,
-                                        timeout);
-    }
-
-    /* The client's ID is the common name of its TLS certificate. */
-    struct jsonrpc *rpc = jsonrpc_session_get_rpc(s->js);
-    char *id = rpc ? stream_ssl_get_peer_id(jsonrpc_get_stream(rpc)) : NULL;
-    struct ovsdb_rbac_client client = { .role = s->role, .id = id };
-    json_t *result = ovsdb_served_db_transact(sdb, params, s->read_only,
-                                              lock_held_cb, s,
-                                              ovsdb_rbac_authorize, &client,
-                                              elapsed, timeout);
-    free(id);
-    return result;
-}
-
-static void
-handle_transact(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
-{
-    json_t *params = msg->params;
-    struct ovsdb_error *error = NULL;
-
-    if (!json_is_string(json_array_get(params, 0))) {
-        send_ovsdb_error(s, msg->id,
-                         ovsdb_syntax_error(params, OVSDB_E_SYNTAX,
-                                            "transact request params must "
-                                            "begin with <db-name>"));
-        return;
-    }
-    struct ovsdb_served_db *sdb = lookup_db(s, params, "transact", &error);
-    if (!sdb) {
-        send_ovsdb_error(s, msg->id, error);
-        return;
-    }
-
-    long long timeout = LLONG_MAX;
-    struct ovsdb_relay *relay = ovsdb_served_db_get_relay(sdb);
-    struct ovsdb_relay_txn *rtxn = NULL;
-    if (relay && !s->read_only && !s->role
-        && ovsdb_relay_must_forward(params)) {
-        /* Read-only remotes and RBAC roles are checked locally (and
-         * refuse the writes) rather than forwarded. */
-        rtxn = ovsdb_relay_transact(relay, params);
-    } else {
-        if (!ovsdb_relay_must_forward(params)) {
-            /* Reads see only data that is written. */
-            ovsdb_served_db_flush(sdb);
-        }
-        json_t *retry = keep_for_retry(sdb, params);
-        json_t *result = session_transact(s, sdb, params, 0, &timeout);
-        if (result) {
-            send_transact_reply(s, sdb, msg->id, result, retry, time_msec());
-            return;
-        }
-        json_decref(retry);
-    }
-
-    add_waiting_txn(s, json_incref(msg->id), json_incref(msg->params), sdb,
-                    time_msec(), timeout, rtxn);
-}
-
-static bool
-waiting_txn_is_due(const struct waiting_txn *t, long long now)
-{
-    bool is_error;
-    if (t->rtxn) {
-        return ovsdb_relay_txn_get_reply(t->rtxn, &is_error) != NULL;
-    }
-    return (t->seqno != ovsdb_served_db_get_commit_seqno(t->sdb)
-            || (t->timeout != LLONG_MAX && now - t->created >= t->timeout));
-}
-
-static bool run_convert(struct ovsdb_session *, struct ovsdb_served_db *,
-                        const json_t *id, json_t *params, long long created);
-
-static void
-run_waiting_txns(struct ovsdb_session *s)
-{
-    for (size_t i = 0; i < s->n_waiting;) {
-        struct waiting_txn *t = s->waiting[i];
-        long long now = time_msec();
-        if (t->rtxn) {
-            bool is_error;
-            const json_t *reply = ovsdb_relay_txn_get_reply(t->rtxn,
-                                                            &is_error);
-            if (reply) {
-                json_t *copy = json_incref((json_t *) reply);
-                if (is_error) {
-                    send_error(s, t->id, copy);
-                } else {
-                    send_reply(s, t->id, copy);
-                }
-                remove_waiting_txn(s, i);
-                continue;
-            }
-        } else if (waiting_txn_is_due(t, now) && t->is_convert) {
-            t->seqno = ovsdb_served_db_get_commit_seqno(t->sdb);
-            if (run_convert(s, t->sdb, t->id, t->params, t->created)) {
-                remove_waiting_txn(s, i);
-                continue;
-            }
-        } else if (waiting_txn_is_due(t, now)) {
-            long long timeout = t->timeout;
-            if (!ovsdb_relay_must_forward(t->params)) {
-                ovsdb_served_db_flush(t->sdb);
-            }
-            t->seqno = ovsdb_served_db_get_commit_seqno(t->sdb);
-            json_t *retry = keep_for_retry(t->sdb, t->params);
-            json_t *result = session_transact(s, t->sdb, t->params,
-                                              now - t->created, &timeout);
-            if (result) {
-                send_transact_reply(s, t->sdb, t->id, result, retry,
-                                    t->created);
-                remove_waiting_txn(s, i);
-                continue;
-            }
-            json_decref(retry);
-        }
-        i++;
-    }
-}
-
-static void
-handle_cancel(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
-{
-    const json_t *id = json_array_get(msg->params, 0);
-    for (size_t i = 0; id && i < s->n_waiting; i++) {
-        if (json_equal(s->waiting[i]->id, (json_t *) id)) {
-            send_error(s, s->waiting[i]->id, json_string("canceled"));
-            remove_waiting_txn(s, i);
-            return;
-        }
-    }
-}
-
-/* Online schema conversion ("convert", an Open vSwitch extension). */
-static void
-handle_convert(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
-{
-    const json_t *params = msg->params;
-    struct ovsdb_error *error = NULL;
-
-    if (json_array_size(params) != 2
-        || !json_is_string(json_array_get(params, 0))) {
-        send_ovsdb_error(s, msg->id,
-                         params_error(params, msg->method,
-                                      "<db-name>, <schema>"));
-        return;
-    }
-    struct ovsdb_served_db *sdb = lookup_db(s, params, "convert", &error);
-    struct ovsdb_schema *schema = NULL;
-    if (!error) {
-        error = ovsdb_schema_from_json(json_array_get(params, 1), &schema);
-    }
-    if (error) {
-        send_ovsdb_error(s, msg->id, error);
-        return;
-    }
-    if (strcmp(schema->name, ovsdb_served_db_get_name(sdb))) {
-        /* ovsdb/error.h has no tag for the reference's "invalid
-         * parameters", used only here. */
-        char *details = xasprintf("new schema name (%s) does not match "
-                                  "database name (%s)",
-                                  schema->name, ovsdb_served_db_get_name(sdb));
-        send_error(s, msg->id, json_pack("{s:s s:s}", "error",
-                                         "invalid parameters", "details",
-                                         details));
-        free(details);
-        ovsdb_schema_destroy(schema);
-        return;
-    }
-    ovsdb_schema_destroy(schema);
-    if (!run_convert(s, sdb, msg->id, msg->params, time_msec())) {
-        add_waiting_txn(s, json_incref(msg->id), json_incref(msg->params), sdb,
-                        time_msec(), LLONG_MAX, NULL)
-            ->is_convert = true;
-    }
-}
-
-/* Runs "convert" request 'params' (borrowed; checked by handle_convert())
- * with request id 'id' on 'sdb', first tried at 'created': replies, or
- * (clustered) holds the reply until the conversion is decided, as a
- * transaction's, and returns true; or returns false if the conversion
- * must wait and run again, as a transaction that failed with a "cluster
- * error" does (a conversion that lost to another write is built again on
- * the newer contents). */
-static bool
-run_convert(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
-            const json_t *id, json_t *params, long long created)
-{
-    const json_t *schema_json = json_array_get(params, 1);
-    struct ovsdb_schema *schema;
-    struct ovsdb_error *error = ovsdb_schema_from_json(schema_json, &schema);
-    if (!error) {
-        error = ovsdb_served_db_convert(sdb, schema);
-    }
-    if (error && ovsdb_error_get_tag(error) == OVSDB_E_CLUSTER) {
-        ovsdb_error_destroy(error);
-        return false;
-    }
-    if (error) {
-        send_ovsdb_error(s, id, error);
-    } else if (ovsdb_served_db_has_pending(sdb)) {
-        struct held_msg *h = hold(s, sdb);
-        h->id = json_incref((json_t *) id);
-        h->result = json_object();
-        h->params = json_incref(params);
-        h->created = created;
-        h->is_convert = true;
-    } else {
-        send_reply(s, id, json_object());
-    }
-    return true;
 }
 
 /* Dispatch. */
@@ -1297,7 +962,7 @@ handle_request(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
      * (the request may change or cancel them). */
     flush_pending(s);
     if (!strcmp(method, "transact")) {
-        handle_transact(s, msg);
+        session_handle_transact(s, msg);
     } else if (!strcmp(method, "monitor")) {
         handle_monitor(s, msg, OVSDB_MONITOR_V1);
     } else if (!strcmp(method, "monitor_cond")) {
@@ -1315,42 +980,43 @@ handle_request(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
     } else if (!strcmp(method, "unlock")) {
         handle_lock(s, msg, true, OVSDB_LOCK_WAIT);
     } else if (!strcmp(method, "convert")) {
-        handle_convert(s, msg);
+        session_handle_convert(s, msg);
     } else if (!strcmp(method, "echo")) {
-        send_reply(s, msg->id, json_incref((json_t *) params));
+        session_send_reply(s, msg->id, json_incref((json_t *) params));
     } else if (!strcmp(method, "list_dbs")) {
-        send_reply(s, msg->id, ovsdb_databases_list(s->dbs));
+        session_send_reply(s, msg->id, ovsdb_databases_list(s->dbs));
     } else if (!strcmp(method, "get_schema")) {
         struct ovsdb_error *error = NULL;
         struct ovsdb_served_db *sdb = NULL;
         if (json_array_size(params) != 1
             || !json_is_string(json_array_get(params, 0))) {
-            error = params_error(params, method, "<db-name>");
+            error = session_params_error(params, method, "<db-name>");
         } else {
-            sdb = lookup_db(s, params, method, &error);
+            sdb = session_lookup_db(s, params, method, &error);
         }
         if (error) {
-            send_ovsdb_error(s, msg->id, error);
+            session_send_ovsdb_error(s, msg->id, error);
         } else {
             struct ovsdb *db = ovsdb_served_db_get_ovsdb(sdb);
-            send_reply(s, msg->id,
-                       ovsdb_schema_to_json(ovsdb_get_schema(db)));
+            session_send_reply(s, msg->id,
+                               ovsdb_schema_to_json(ovsdb_get_schema(db)));
         }
     } else if (!strcmp(method, "get_server_id")) {
         char uuid_s[UUID_LEN + 1];
         uuid_to_string(ovsdb_databases_get_server_id(s->dbs), uuid_s);
-        send_reply(s, msg->id, json_string(uuid_s));
+        session_send_reply(s, msg->id, json_string(uuid_s));
     } else if (!strcmp(method, "set_db_change_aware")) {
         const json_t *value = json_array_get(params, 0);
         if (json_array_size(params) != 1 || !json_is_boolean(value)) {
-            send_ovsdb_error(s, msg->id,
-                             params_error(params, method, "<boolean>"));
+            session_send_ovsdb_error(s, msg->id,
+                                     session_params_error(params, method,
+                                                          "<boolean>"));
         } else {
             s->db_change_aware = json_is_true(value);
-            send_reply(s, msg->id, json_object());
+            session_send_reply(s, msg->id, json_object());
         }
     } else {
-        send_error(s, msg->id, json_string("unknown method"));
+        session_send_error(s, msg->id, json_string("unknown method"));
     }
 }
 
@@ -1365,7 +1031,7 @@ handle_msg(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
         break;
     case JSONRPC_NOTIFY:
         if (!strcmp(msg->method, "cancel")) {
-            handle_cancel(s, msg);
+            session_handle_cancel(s, msg);
         }
         break;
     case JSONRPC_REPLY:
@@ -1407,7 +1073,7 @@ session_reset(struct ovsdb_session *s)
         monitor_destroy(s, sm);
     }
     while (s->n_waiting) {
-        remove_waiting_txn(s, s->n_waiting - 1);
+        session_remove_waiting_txn(s, s->n_waiting - 1);
     }
     while (s->n_waiters) {
         remove_waiter(s, s->n_waiters - 1);
@@ -1425,7 +1091,7 @@ session_reset(struct ovsdb_session *s)
  * proposed (so the next ones build on them), but they are only decided
  * when a majority of the cluster has them, passes of the loop later, and
  * may still fail and be undone.  A "transact" that reads that state has
- * its reply held until then (send_transact_reply()).  A request that
+ * its reply held until then (session_send_transact_reply()).  A request that
  * starts or changes a monitor cannot be held that way: its reply carries
  * rows that the monitor's later updates build on.  So such a request
  * waits, and the session reads nothing after it, until nothing is
@@ -1488,7 +1154,7 @@ ovsdb_session_run(struct ovsdb_session *s)
     }
 
     flush_pending_if_drained(s);
-    run_waiting_txns(s);
+    session_run_waiting_txns(s);
 
     if (pass_waited) {
         pass_waited = false;
@@ -1592,7 +1258,7 @@ ovsdb_session_wait(struct ovsdb_session *s)
     long long now = s->n_waiting ? time_msec() : 0;
     for (size_t i = 0; i < s->n_waiting; i++) {
         const struct waiting_txn *t = s->waiting[i];
-        if (waiting_txn_is_due(t, now)) {
+        if (session_waiting_txn_is_due(t, now)) {
             poll_immediate_wake();
         } else if (t->timeout != LLONG_MAX) {
             poll_timer_wait_until(t->created + t->timeout);
@@ -1609,8 +1275,8 @@ ovsdb_session_db_removed(struct ovsdb_session *s, struct ovsdb_served_db *sdb)
     }
     for (size_t i = 0; i < s->n_waiting;) {
         if (s->waiting[i]->sdb == sdb) {
-            send_error(s, s->waiting[i]->id, json_string("canceled"));
-            remove_waiting_txn(s, i);
+            session_send_error(s, s->waiting[i]->id, json_string("canceled"));
+            session_remove_waiting_txn(s, i);
         } else {
             i++;
         }
