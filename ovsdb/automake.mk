@@ -24,7 +24,7 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/file.c ovsdb/file.h \
 	ovsdb/storage.c ovsdb/storage.h \
 	ovsdb/raft.c ovsdb/raft.h ovsdb/raft-private.h \
-	ovsdb/raft-servers.c ovsdb/raft-commands.c
+	ovsdb/raft-servers.c ovsdb/raft-commands.c ovsdb/raft-state.c
 # (cluster) the clustered file format.
 ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/raft-record.c ovsdb/raft-record.h \

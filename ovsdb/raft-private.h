@@ -1,6 +1,7 @@
 /* ovsdb/raft-private.h: what the parts of this server's Raft member share
  * (ovsdb/raft.c, the protocol; ovsdb/raft-servers.c, the configuration and
- * membership changes).  Nothing else includes it: the interface is
+ * membership changes; ovsdb/raft-commands.c, the proposals;
+ * ovsdb/raft-state.c, the getters, applying and compaction).  Nothing else includes it: the interface is
  * ovsdb/raft.h. */
 #ifndef OVSDB_RAFT_PRIVATE_H
 #define OVSDB_RAFT_PRIVATE_H 1
@@ -173,6 +174,9 @@ struct ovsdb_error *raft_write_entry(struct raft *, uint64_t term,
 /* A write Raft needs failed: this server stops taking part (takes
  * ownership of 'error'). */
 void raft_fail(struct raft *, struct ovsdb_error *error);
+/* Notes where the file stands after an fsync: everything written so far
+ * is durable. */
+void raft_mark_synced(struct raft *);
 /* Leader: sends 's' up to 'n' entries from its next_index. */
 void raft_send_append_request(struct raft *, struct server *, uint64_t n,
                               const char *comment);

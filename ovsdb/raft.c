@@ -110,8 +110,8 @@ set_election_timer(struct raft *raft, uint64_t ms)
  * Writing, with the durability rules. */
 
 /* Notes where the file stands after an fsync. */
-static void
-mark_synced(struct raft *raft)
+void
+raft_mark_synced(struct raft *raft)
 {
     struct cluster_file *cf = raft->cf;
     raft->sync_log_end = cf->log_end;
@@ -282,7 +282,7 @@ static void update_match_index(struct raft *, struct server *, uint64_t);
 static void
 after_sync(struct raft *raft)
 {
-    mark_synced(raft);
+    raft_mark_synced(raft);
     if (raft->role == RAFT_LEADER) {
         struct server *me = raft_set_find(&raft->servers, raft_self(raft));
         if (me) {
@@ -1054,7 +1054,7 @@ handle_install_snapshot_request(struct raft *raft,
         raft->snap_text = ds_steal_cstr(&text);
         raft->snapshot_unread = true;
         raft_complete_truncated(raft, 1, RAFT_CMD_LOST_LEADERSHIP);
-        mark_synced(raft);
+        raft_mark_synced(raft);
         set_election_timer(raft, rq->election_timer);
         raft_reload_servers(raft);
     }
@@ -1209,7 +1209,7 @@ raft_open(const char *path, struct raft **raftp)
     raft->conns = raft_conns_create(&cf->header.sid, &cf->header.cid,
                                     cf->header.local_address);
     raft_conns_set_election_timer(raft->conns, raft->election_timer);
-    mark_synced(raft);
+    raft_mark_synced(raft);
     VLOG_INFO("local server ID is "RAFT_SID_FMT,
               RAFT_SID_ARGS(&cf->header.sid));
 
@@ -1509,212 +1509,9 @@ raft_sync(struct raft *raft)
     if (error) {
         cluster_file_forget(cf, raft->sync_log_end, raft->sync_cf_records);
         raft_complete_truncated(raft, raft->sync_log_end, RAFT_CMD_IO_ERROR);
-        mark_synced(raft);
+        raft_mark_synced(raft);
         return error;
     }
     after_sync(raft);
     return NULL;
 }
-
-/* ---------------------------------------------------------------------
- * State. */
-
-const char *
-raft_get_name(const struct raft *raft)
-{
-    return raft->cf->header.name;
-}
-
-const char *
-raft_get_file_name(const struct raft *raft)
-{
-    return raft->file_name;
-}
-
-const char *
-raft_get_local_address(const struct raft *raft)
-{
-    return raft->cf->header.local_address;
-}
-
-const struct uuid *
-raft_get_cid(const struct raft *raft)
-{
-    if (uuid_is_zero(&raft->cf->header.cid) && raft->conns) {
-        return raft_conns_get_cid(raft->conns);
-    }
-    return &raft->cf->header.cid;
-}
-
-const struct uuid *
-raft_get_sid(const struct raft *raft)
-{
-    return raft_self(raft);
-}
-
-bool
-raft_is_leader(const struct raft *raft)
-{
-    return raft->role == RAFT_LEADER && !raft->failed && !raft->left;
-}
-
-bool
-raft_is_connected(const struct raft *raft)
-{
-    return (!raft->candidate_retrying && !raft->joining && !raft->leaving
-            && !raft->left && !raft->failed && raft->ever_had_leader);
-}
-
-bool
-raft_is_joining(const struct raft *raft)
-{
-    return raft->joining;
-}
-
-bool
-raft_is_leaving(const struct raft *raft)
-{
-    return raft->leaving;
-}
-
-bool
-raft_left(const struct raft *raft)
-{
-    return raft->left;
-}
-
-bool
-raft_failed(const struct raft *raft)
-{
-    return raft->failed;
-}
-
-uint64_t
-raft_get_term(const struct raft *raft)
-{
-    return raft->cf->term;
-}
-
-uint64_t
-raft_get_commit_index(const struct raft *raft)
-{
-    return raft->cf->commit_index;
-}
-
-uint64_t
-raft_get_applied_index(const struct raft *raft)
-{
-    return raft->applied_index;
-}
-
-const struct uuid *
-raft_get_applied_eid(const struct raft *raft)
-{
-    return &raft->applied_eid;
-}
-
-uint64_t
-raft_get_election_timer(const struct raft *raft)
-{
-    return raft->election_timer;
-}
-
-const char *
-raft_next_entry(struct raft *raft, size_t *size, struct uuid *eid,
-                bool *is_snapshot)
-{
-    const struct cluster_file *cf = raft->cf;
-    *is_snapshot = false;
-    if (raft->joining) {
-        return NULL;
-    }
-    if (raft->snapshot_unread) {
-        raft->snapshot_unread = false;
-        raft->applied_index = cf->log_start - 1;
-        raft->applied_eid = cf->header.snap.eid;
-        *size = raft->snap_size;
-        *eid = cf->header.snap.eid;
-        *is_snapshot = true;
-        return raft->snap_text;
-    }
-    if (raft->snap_text) {
-        /* Returned last time: no longer needed. */
-        free(raft->snap_text);
-        raft->snap_text = NULL;
-    }
-    while (raft->applied_index < cf->commit_index) {
-        uint64_t index = MAX(raft->applied_index + 1, cf->log_start);
-        const struct cluster_entry *e = cluster_file_get_entry(cf, index);
-        raft->applied_index = index;
-        if (e->data) {
-            raft->applied_eid = e->eid;
-            *size = e->data_size;
-            *eid = e->eid;
-            return e->data;
-        }
-    }
-    return NULL;
-}
-
-struct ovsdb_error *
-raft_store_snapshot(struct raft *raft, const char *data, size_t size)
-{
-    if (raft->joining) {
-        return ovsdb_error(OVSDB_E_OVSDB, "cannot store a snapshot while "
-                                          "joining cluster");
-    }
-    struct ovsdb_error *error = cluster_file_save_snapshot(
-        raft->cf, raft->applied_index, data, size);
-    if (!error) {
-        mark_synced(raft);
-    }
-    return error;
-}
-
-struct ovsdb_error *
-raft_compact_start(struct raft *raft, struct cluster_compaction **ccp)
-{
-    if (raft->failed) {
-        *ccp = NULL;
-        return ovsdb_error(OVSDB_E_IO,
-                           "%s: this server failed to write "
-                           "its log",
-                           raft->file_name);
-    }
-    return cluster_file_compact_start(raft->cf, raft->applied_index, ccp);
-}
-
-struct ovsdb_error *
-raft_compact_finish(struct raft *raft, struct cluster_compaction *cc)
-{
-    /* Everything written so far durable first, so that the fsync of the
-     * new file promises nothing that was not promised already. */
-    struct ovsdb_error *error = raft_sync(raft);
-    if (error) {
-        cluster_file_compact_abort(cc);
-        return error;
-    }
-    error = cluster_file_compact_finish(raft->cf, cc);
-    if (!error) {
-        mark_synced(raft);
-    }
-    return error;
-}
-
-uint64_t
-raft_get_n_log_entries(const struct raft *raft)
-{
-    return raft->cf->log_end - raft->cf->log_start;
-}
-
-long long
-raft_get_file_size(const struct raft *raft)
-{
-    return ovsdb_log_get_offset(raft->cf->log);
-}
-
-/* ---------------------------------------------------------------------
- * Control commands. */
-
-/* ---------------------------------------------------------------------
- * cluster/status. */
