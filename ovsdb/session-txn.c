@@ -265,8 +265,8 @@ session_handle_convert(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
     }
 }
 
-/* Runs "convert" request 'params' (borrowed; checked by session_handle_convert())
- * with request id 'id' on 'sdb', first tried at 'created': replies, or
+/* Runs "convert" request 'params' (borrowed; checked by
+ * session_handle_convert()) with request id 'id' on 'sdb', first tried at 'created': replies, or
  * (clustered) holds the reply until the conversion is decided, as a
  * transaction's, and returns true; or returns false if the conversion
  * must wait and run again, as a transaction that failed with a "cluster

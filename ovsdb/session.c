@@ -349,8 +349,9 @@ session_send_reply(struct ovsdb_session *s, const json_t *id, json_t *result)
     session_send(s, id, result, NULL, NULL, NULL);
 }
 
-/* As session_send_reply() for a result already serialized and shared with other
- * sessions ('result' borrowed): queued by reference, not copied. */
+/* As session_send_reply() for a result already serialized and shared
+ * with other sessions ('result' borrowed): queued by reference, not
+ * copied. */
 static void
 send_shared_reply(struct ovsdb_session *s, const json_t *id,
                   struct refbuf *result)

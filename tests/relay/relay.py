@@ -371,35 +371,29 @@ def load(up_remote, relay_remote, proxy_path, seconds=3, cuts=2):
           % (len(acked), len(canceled), proxy.n_accepted))
 
 
+def member_row(remote):
+    """REMOTE's _Server row for DB, or None if it cannot be read now."""
+    try:
+        c = rpc.Client(remote, timeout=10)
+        try:
+            return server_row(c)
+        finally:
+            c.close()
+    except (OSError, rpc.Closed):
+        return None
+
+
 def all_joined(members):
     """True if every member of MEMBERS says it is connected to its cluster:
     a member still joining is not, and killing the leader before the join
     has committed would leave a cluster of two with one member gone."""
-    for remote, _ in members:
-        try:
-            c = rpc.Client(remote, timeout=10)
-            try:
-                row = server_row(c)
-            finally:
-                c.close()
-        except (OSError, rpc.Closed):
-            return False
-        if not row or row.get("connected") is not True:
-            return False
-    return True
+    return all((member_row(remote) or {}).get("connected") is True
+               for remote, _ in members)
 
 
 def find_leader(members):
     for remote, pidfile in members:
-        try:
-            c = rpc.Client(remote, timeout=10)
-            try:
-                row = server_row(c)
-            finally:
-                c.close()
-        except (OSError, rpc.Closed):
-            continue
-        if row and row.get("leader") is True:
+        if (member_row(remote) or {}).get("leader") is True:
             return remote, pidfile
     return None
 
