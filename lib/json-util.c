@@ -459,6 +459,9 @@ respell_numbers(const char *s, size_t length, size_t *new_length)
 struct fast_parser {
     const char *p, *end;
     int depth;
+    /* Build nothing: fast_value() returns json_null() for every value it
+     * accepts (the checking pass of lazy arrays). */
+    bool check_only;
     json_t *strings[FAST_N_STRINGS];    /* Each holds one reference. */
     json_t *integers[FAST_N_INTEGERS];  /* Each holds one reference. */
     struct ds scratch;                  /* Strings with escapes. */
@@ -636,6 +639,17 @@ fast_string(struct fast_parser *fp, const char **sp, size_t *lengthp,
     return false;
 }
 
+/* True if 'length' bytes at 's' are UTF-8 as jansson accepts it: asked of
+ * jansson itself, so that checking accepts exactly what building does
+ * (only for strings with escapes or non-ASCII bytes, which are rare). */
+static bool
+fast_is_utf8(const char *s, size_t length)
+{
+    json_t *json = json_stringn(s, length);
+    json_decref(json);
+    return json != NULL;
+}
+
 static json_t *
 fast_number(struct fast_parser *fp)
 {
@@ -680,6 +694,9 @@ fast_number(struct fast_parser *fp)
 
     if (integral && length <= 18) {
         /* Fits in 63 bits, so no respelling. */
+        if (fp->check_only) {
+            return json_null();
+        }
         long long value = 0;
         for (const char *d = s + (*s == '-'); d < q; d++) {
             value = value * 10 + (*d - '0');
@@ -706,6 +723,10 @@ fast_number(struct fast_parser *fp)
         }
     }
     ds_destroy(&text);
+    if (json && fp->check_only) {
+        json_decref(json);
+        json = json_null();
+    }
     return json;
 }
 
@@ -748,11 +769,12 @@ fast_next(struct fast_parser *fp, char close)
 static json_t *
 fast_array(struct fast_parser *fp)
 {
-    json_t *array = json_array();
+    json_t *array = fp->check_only ? json_null() : json_array();
     int more = !fast_is_empty(fp, ']');
     while (more > 0) {
         json_t *value = fast_value(fp);
-        if (!value || json_array_append_new(array, value)) {
+        if (!value
+            || (!fp->check_only && json_array_append_new(array, value))) {
             more = -1;
         } else {
             more = fast_next(fp, ']');
@@ -780,6 +802,17 @@ fast_member(struct fast_parser *fp, json_t *object)
     if (!fast_string(fp, &key, &length, &simple)) {
         return false;
     }
+    if (fp->check_only) {
+        fast_skip_space(fp);
+        if (!simple && !fast_is_utf8(key, length)) {
+            return false;
+        }
+        if (fp->p >= fp->end || *fp->p != ':') {
+            return false;
+        }
+        fp->p++;
+        return fast_value(fp) != NULL;
+    }
     /* 'key' may be in 'scratch', which the value may overwrite. */
     char *key_copy = simple ? NULL : xmemdup0(key, length);
     fast_skip_space(fp);
@@ -799,7 +832,7 @@ fast_member(struct fast_parser *fp, json_t *object)
 static json_t *
 fast_object(struct fast_parser *fp)
 {
-    json_t *object = json_object();
+    json_t *object = fp->check_only ? json_null() : json_object();
     int more = !fast_is_empty(fp, '}');
     while (more > 0) {
         more = fast_member(fp, object) ? fast_next(fp, '}') : -1;
@@ -827,6 +860,9 @@ fast_value(struct fast_parser *fp)
         if (!fast_string(fp, &s, &length, &simple)) {
             return NULL;
         }
+        if (fp->check_only) {
+            return simple || fast_is_utf8(s, length) ? json_null() : NULL;
+        }
         return simple ? fast_cached_string(fp, s, length)
                       : json_stringn(s, length);   /* Checks UTF-8. */
     } else if (c == '-' || fast_is_digit(c)) {
@@ -850,14 +886,38 @@ fast_value(struct fast_parser *fp)
     return NULL;
 }
 
-/* Parses 's' as jsonx_loadb() would, or returns NULL if jansson must. */
-static json_t *
-fast_loadb(const char *s, size_t length, size_t flags)
+static struct fast_parser *
+fast_parser_create(const char *s, size_t length)
 {
     struct fast_parser *fp = xzalloc(sizeof *fp);
     fp->p = s;
     fp->end = s + length;
     ds_init(&fp->scratch);
+    return fp;
+}
+
+static void
+fast_parser_destroy(struct fast_parser *fp)
+{
+    if (fp) {
+        for (size_t i = 0; i < FAST_N_STRINGS; i++) {
+            json_decref(fp->strings[i]);
+        }
+        for (size_t i = 0; i < FAST_N_INTEGERS; i++) {
+            json_decref(fp->integers[i]);
+        }
+        ds_destroy(&fp->scratch);
+        free(fp);
+    }
+}
+
+static bool fast_parser_enabled = true;
+
+/* Parses 's' as jsonx_loadb() would, or returns NULL if jansson must. */
+static json_t *
+fast_loadb(const char *s, size_t length, size_t flags)
+{
+    struct fast_parser *fp = fast_parser_create(s, length);
 
     /* Without the end-of-input check, only an array or an object ends
      * where jansson would stop reading. */
@@ -876,19 +936,177 @@ fast_loadb(const char *s, size_t length, size_t flags)
             json = NULL;
         }
     }
-
-    for (size_t i = 0; i < FAST_N_STRINGS; i++) {
-        json_decref(fp->strings[i]);
-    }
-    for (size_t i = 0; i < FAST_N_INTEGERS; i++) {
-        json_decref(fp->integers[i]);
-    }
-    ds_destroy(&fp->scratch);
-    free(fp);
+    fast_parser_destroy(fp);
     return json;
 }
 
-static bool fast_parser_enabled = true;
+/* Lazy arrays. */
+
+/* Element i is bytes [starts[i], ends[i]) of 'text' (the array's, owned);
+ * 'fp' parses them, its caches shared by all. */
+struct jsonx_lazy_array {
+    char *text;
+    size_t n;
+    size_t *starts, *ends;
+    struct fast_parser *fp;
+};
+
+/* Checks the array at 'fp->p' (its '[' not consumed yet) without building
+ * it and records its elements' spans, relative to the array's start, in a
+ * new lazy array (its text not set yet).  Returns NULL if the fast parser
+ * does not accept it. */
+static struct jsonx_lazy_array *
+scan_lazy_array(struct fast_parser *fp)
+{
+    const char *base = fp->p;
+    struct jsonx_lazy_array *lazy = xzalloc(sizeof *lazy);
+    size_t allocated = 0;
+    fp->check_only = true;
+    fp->p++;
+    int more = !fast_is_empty(fp, ']');
+    while (more > 0) {
+        fast_skip_space(fp);
+        size_t start = fp->p - base;
+        fp->depth++;
+        bool ok = fast_value(fp) != NULL;
+        fp->depth--;
+        if (!ok) {
+            more = -1;
+            break;
+        }
+        if (lazy->n >= allocated) {
+            lazy->starts = x2nrealloc(lazy->starts, &allocated,
+                                      sizeof *lazy->starts);
+            lazy->ends = xrealloc(lazy->ends, allocated * sizeof *lazy->ends);
+        }
+        lazy->starts[lazy->n] = start;
+        lazy->ends[lazy->n++] = fp->p - base;
+        more = fast_next(fp, ']');
+    }
+    fp->check_only = false;
+    if (more < 0) {
+        jsonx_lazy_array_destroy(lazy);
+        return NULL;
+    }
+    return lazy;
+}
+
+json_t *
+jsonx_loadb_lazy(const char *s, size_t length, const char *member,
+                 struct jsonx_lazy_array **lazyp)
+{
+    *lazyp = NULL;
+    if (!fast_parser_enabled) {
+        return NULL;
+    }
+    struct fast_parser *fp = fast_parser_create(s, length);
+    struct jsonx_lazy_array *lazy = NULL;
+    const char *lazy_start = NULL;
+    json_t *object = NULL;
+
+    fast_skip_space(fp);
+    if (fp->p >= fp->end || *fp->p != '{') {
+        goto fail;
+    }
+    fp->p++;
+    fp->depth = 1;
+    object = json_object();
+    int more = !fast_is_empty(fp, '}');
+    while (more > 0) {
+        /* 'member' itself, once, if it is an array; any other member as
+         * fast_object() parses it. */
+        const char *save = fp->p;
+        const char *key;
+        size_t key_length;
+        bool simple;
+        fast_skip_space(fp);
+        bool is_lazy = false;
+        if (!lazy && fp->p < fp->end && *fp->p == '"') {
+            fp->p++;
+            if (fast_string(fp, &key, &key_length, &simple) && simple
+                && key_length == strlen(member)
+                && !memcmp(key, member, key_length)) {
+                fast_skip_space(fp);
+                if (fp->p < fp->end && *fp->p == ':') {
+                    fp->p++;
+                    fast_skip_space(fp);
+                    is_lazy = fp->p < fp->end && *fp->p == '[';
+                }
+            }
+        }
+        if (is_lazy) {
+            lazy_start = fp->p;
+            lazy = scan_lazy_array(fp);
+            more = lazy ? fast_next(fp, '}') : -1;
+        } else {
+            fp->p = save;
+            more = fast_member(fp, object) ? fast_next(fp, '}') : -1;
+        }
+    }
+    fast_skip_space(fp);
+    if (more < 0 || fp->p != fp->end
+        || (lazy && json_object_get(object, member))) {
+        /* An error for jsonx_loadb() to report, or 'member' twice. */
+        goto fail;
+    }
+
+    if (lazy) {
+        lazy->text = xmemdup(lazy_start, fp->p - lazy_start);
+        lazy->fp = fp;
+        fp = NULL;
+    }
+    fast_parser_destroy(fp);
+    *lazyp = lazy;
+    return object;
+
+fail:
+    jsonx_lazy_array_destroy(lazy);
+    json_decref(object);
+    fast_parser_destroy(fp);
+    return NULL;
+}
+
+size_t
+jsonx_lazy_array_size(const struct jsonx_lazy_array *lazy)
+{
+    return lazy->n;
+}
+
+json_t *
+jsonx_lazy_array_get(struct jsonx_lazy_array *lazy, size_t i)
+{
+    if (i >= lazy->n) {
+        return NULL;
+    }
+    struct fast_parser *fp = lazy->fp;
+    fp->p = lazy->text + lazy->starts[i];
+    fp->end = lazy->text + lazy->ends[i];
+    fp->depth = 0;
+    return fast_value(fp);
+}
+
+json_t *
+jsonx_lazy_array_to_json(struct jsonx_lazy_array *lazy)
+{
+    json_t *array = json_array();
+    for (size_t i = 0; i < lazy->n; i++) {
+        json_t *element = jsonx_lazy_array_get(lazy, i);
+        json_array_append_new(array, element ? element : json_null());
+    }
+    return array;
+}
+
+void
+jsonx_lazy_array_destroy(struct jsonx_lazy_array *lazy)
+{
+    if (lazy) {
+        free(lazy->text);
+        free(lazy->starts);
+        free(lazy->ends);
+        fast_parser_destroy(lazy->fp);
+        free(lazy);
+    }
+}
 
 void
 jsonx_set_fast_parser(bool enable)

@@ -57,6 +57,29 @@ json_t *jsonx_from_buffer(const char *s, size_t length, char **errorp);
 json_t *jsonx_loadb(const char *s, size_t length, size_t flags,
                     json_error_t *error);
 
+/* Lazy arrays: a big array kept as its text, each element parsed only when
+ * asked for, so that a consumer that handles the elements one at a time
+ * (a big "transact" request's operations) never holds the whole tree.
+ *
+ * jsonx_loadb_lazy() parses 'length' bytes of 's' as one JSON object, as
+ * jsonx_loadb() would, except that its member named 'member', if that is
+ * an array, is left out of the object and returned in '*lazyp' (else
+ * '*lazyp' is NULL).  The whole text is checked first, so every element
+ * will parse.  Returns NULL if the text is not a valid object in the
+ * common case's syntax (any error, 'member' twice, jansson-only input):
+ * the caller then parses with jsonx_loadb(), which words the error. */
+struct jsonx_lazy_array;
+json_t *jsonx_loadb_lazy(const char *s, size_t length, const char *member,
+                         struct jsonx_lazy_array **lazyp);
+size_t jsonx_lazy_array_size(const struct jsonx_lazy_array *);
+/* Parses element 'i' now and returns it (new reference), or NULL if 'i' is
+ * out of range.  Equal short strings are shared across elements. */
+json_t *jsonx_lazy_array_get(struct jsonx_lazy_array *, size_t i);
+/* Parses all the elements: the array as jsonx_loadb() would have built it
+ * (new reference). */
+json_t *jsonx_lazy_array_to_json(struct jsonx_lazy_array *);
+void jsonx_lazy_array_destroy(struct jsonx_lazy_array *); /* NULL is fine. */
+
 /* For tests: with 'enable' false, jsonx_loadb() always leaves the parsing
  * to jansson, as a reference to compare with. */
 void jsonx_set_fast_parser(bool enable);

@@ -24,6 +24,44 @@ check_roundtrip(const char *in, const char *expected)
     }
 }
 
+/* Checks that jsonx_loadb_lazy() on 'text' either declines or gives
+ * 'expected' (jansson's parse, NULL if it failed) with its "params" array
+ * left lazy. */
+static void
+check_lazy_parse(const char *text, size_t length, const json_t *expected)
+{
+    struct jsonx_lazy_array *lazy;
+    json_t *object = jsonx_loadb_lazy(text, length, "params", &lazy);
+    if (!object) {
+        CHECK(!lazy);
+        return;
+    }
+    CHECK(expected != NULL);
+    if (lazy) {
+        CHECK(!json_object_get(object, "params"));
+        json_t *params = json_array();
+        for (size_t i = 0; i < jsonx_lazy_array_size(lazy); i++) {
+            json_t *element = jsonx_lazy_array_get(lazy, i);
+            CHECK(element != NULL);
+            json_array_append_new(params, element ? element : json_null());
+        }
+        CHECK(!jsonx_lazy_array_get(lazy, jsonx_lazy_array_size(lazy)));
+        json_t *whole = jsonx_lazy_array_to_json(lazy);
+        CHECK(json_equal(whole, params));
+        json_decref(whole);
+        json_object_set_new(object, "params", params);
+    }
+    bool same = expected && json_equal(object, (json_t *) expected);
+    if (!same) {
+        char *b = jsonx_to_string_sorted(object);
+        fprintf(stderr, "lazy: \"%.*s\": ours %s\n", (int) length, text, b);
+        free(b);
+    }
+    CHECK(same);
+    json_decref(object);
+    jsonx_lazy_array_destroy(lazy);
+}
+
 /* Parses 'text' with jsonx_loadb() with and without its own parser and
  * checks that both give the same value or both fail. */
 static void
@@ -45,6 +83,9 @@ check_same_parse(const char *text, size_t length, size_t flags)
     CHECK(same);
     free(a);
     free(b);
+    if (!flags) {
+        check_lazy_parse(text, length, slow);
+    }
     json_decref(slow);
     json_decref(fast);
 }
@@ -67,6 +108,10 @@ test_parser_fuzz(void)
         "[1e5000,-1e-5000,1.5e-310,100e-2,0.001e3,5e18,5e19]",
         "{\"id\":1,\"method\":\"transact\",\"params\":[\"DB\",{\"op\":"
         "\"insert\",\"row\":{\"n\":[\"set\",[1,2]],\"\\u0041\":0.5}}]}",
+        "{\"params\":[1,{\"a\":\"\\u00e9\"},[2,[3]],\"x\",-0.5],"
+        "\"id\":null}",
+        "{\"params\":[],\"params\":[2],\"method\":\"m\"}",
+        "{ \"id\" : [ 1 ] , \"params\" : [ \"a\" , [ ] ] }",
         "\"plain\"",
         "-12",
         "true",
@@ -131,6 +176,48 @@ test_shared_values(void)
     CHECK(json_array_get(json_array_get(shared, 0), 1)
           == json_array_get(json_array_get(shared, 1), 1));
     json_decref(shared);
+}
+
+/* A lazy array: the envelope parsed, the elements on demand and sharing
+ * their strings; what the fast parser declines is left to the caller. */
+static void
+test_lazy_array(void)
+{
+    static const char text[] = "{\"method\":\"transact\",\"id\":7,"
+                               "\"params\":[\"db\",{\"op\":\"insert\"},"
+                               "{\"op\":\"insert\"}]}";
+    struct jsonx_lazy_array *lazy;
+    json_t *object = jsonx_loadb_lazy(text, strlen(text), "params", &lazy);
+    CHECK(object != NULL && lazy != NULL);
+    CHECK(json_integer_value(json_object_get(object, "id")) == 7);
+    CHECK(jsonx_lazy_array_size(lazy) == 3);
+    json_t *a = jsonx_lazy_array_get(lazy, 1);
+    json_t *b = jsonx_lazy_array_get(lazy, 2);
+    CHECK(json_object_get(a, "op") == json_object_get(b, "op"));
+    json_decref(a);
+    json_decref(b);
+    json_decref(object);
+    jsonx_lazy_array_destroy(lazy);
+
+    /* No such member, or not an array: all in the object. */
+    object = jsonx_loadb_lazy("{\"params\":{}}", 13, "params", &lazy);
+    CHECK(object != NULL && !lazy);
+    json_decref(object);
+
+    static const char *const declined[] = {
+        /* Twice, errors, and what only jansson parses. */
+        "{\"params\":[1],\"params\":[2]}",
+        "{\"params\":[1,]}",
+        "{\"params\":[1]} x",
+        "[1]",
+        "{\"params\":[1e5000]}",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(declined); i++) {
+        lazy = NULL;
+        CHECK(!jsonx_loadb_lazy(declined[i], strlen(declined[i]), "params",
+                                &lazy));
+        CHECK(!lazy);
+    }
 }
 
 /* Sorted output: keys in order, reals and strings as Open vSwitch prints
@@ -235,6 +322,7 @@ static const struct check_case cases[] = {
     CHECK_CASE(test_errors),
     CHECK_CASE(test_tagged_array),
     CHECK_CASE(test_pretty_and_lookup),
+    CHECK_CASE(test_lazy_array),
 };
 
 int
