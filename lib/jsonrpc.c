@@ -72,6 +72,7 @@ msg_create(enum jsonrpc_msg_type type, const char *method, json_t *params,
     msg->result = result;
     msg->error = error;
     msg->id = id;
+    msg->lazy_params = NULL;
     return msg;
 }
 
@@ -115,7 +116,18 @@ jsonrpc_msg_destroy(struct jsonrpc_msg *msg)
         json_decref(msg->result);
         json_decref(msg->error);
         json_decref(msg->id);
+        jsonx_lazy_array_destroy(msg->lazy_params);
         free(msg);
+    }
+}
+
+void
+jsonrpc_msg_parse_params(struct jsonrpc_msg *msg)
+{
+    if (msg->lazy_params) {
+        msg->params = jsonx_lazy_array_to_json(msg->lazy_params);
+        jsonx_lazy_array_destroy(msg->lazy_params);
+        msg->lazy_params = NULL;
     }
 }
 
@@ -220,6 +232,7 @@ jsonrpc_msg_from_json(const json_t *json, struct jsonrpc_msg **msgp)
 json_t *
 jsonrpc_msg_to_json(struct jsonrpc_msg *m)
 {
+    jsonrpc_msg_parse_params(m);
     json_t *json = json_object();
     json_object_set_new(json, "id", m->id ? m->id : json_null());
     m->id = NULL;
@@ -261,6 +274,8 @@ put_json(struct ds *out, const json_t *json)
 void
 jsonrpc_msg_serialize(const struct jsonrpc_msg *m, struct ds *out)
 {
+    /* Parsing lazy params changes their form, not the message. */
+    jsonrpc_msg_parse_params((struct jsonrpc_msg *) m);
     ds_put_cstr(out, "{\"id\":");
     if (m->id) {
         put_json(out, m->id);
@@ -291,6 +306,7 @@ jsonrpc_msg_serialize(const struct jsonrpc_msg *m, struct ds *out)
 char *
 jsonrpc_msg_to_string(const struct jsonrpc_msg *m)
 {
+    jsonrpc_msg_parse_params((struct jsonrpc_msg *) m); /* As above. */
     struct ds s = DS_EMPTY_INITIALIZER;
     ds_put_format(&s, "%s", jsonrpc_msg_type_to_string(m->type));
     if (m->method) {
@@ -332,6 +348,8 @@ struct jsonrpc {
     bool in_string, escaped;
     size_t max_msg_size;
     int max_depth;
+    const char *lazy_method; /* See jsonrpc_set_lazy_params(). */
+    size_t lazy_min_size;
     unsigned long long received_bytes;
     bool read_more;             /* jsonrpc_recv() stopped at its read
                                  * budget, not at EAGAIN. */
@@ -404,6 +422,14 @@ jsonrpc_set_limits(struct jsonrpc *rpc, size_t max_msg_size, int max_depth)
 {
     rpc->max_msg_size = max_msg_size;
     rpc->max_depth = max_depth;
+}
+
+void
+jsonrpc_set_lazy_params(struct jsonrpc *rpc, const char *method,
+                        size_t min_size)
+{
+    rpc->lazy_method = method;
+    rpc->lazy_min_size = min_size;
 }
 
 /* Makes 'error' (and 'detail', taken) sticky, if nothing is yet. */
@@ -743,13 +769,53 @@ scan_input(struct jsonrpc *rpc, size_t *endp)
     return EAGAIN;
 }
 
+/* Parses 'length' bytes at 's', a request for the lazy method, into
+ * '*msgp' with lazy params.  Returns false if the message is anything else
+ * or the fast parser declines it: the caller then parses it whole. */
+static bool
+parse_lazy_request(struct jsonrpc *rpc, const char *s, size_t length,
+                   struct jsonrpc_msg **msgp)
+{
+    struct jsonx_lazy_array *lazy;
+    json_t *json = jsonx_loadb_lazy(s, length, "params", &lazy);
+    json_t *method = json_object_get(json, "method");
+    bool ok = false;
+    if (lazy && json_is_string(method)
+        && !strcmp(json_string_value(method), rpc->lazy_method)) {
+        /* Validated with a stand-in for the params. */
+        json_object_set_new(json, "params", json_array());
+        char *problem = jsonrpc_msg_from_json(json, msgp);
+        if (!problem && (*msgp)->type == JSONRPC_REQUEST) {
+            json_decref((*msgp)->params);
+            (*msgp)->params = NULL;
+            (*msgp)->lazy_params = lazy;
+            lazy = NULL;
+            ok = true;
+        } else {
+            /* Its error is worded from the whole message. */
+            jsonrpc_msg_destroy(*msgp);
+            *msgp = NULL;
+        }
+        free(problem);
+    }
+    jsonx_lazy_array_destroy(lazy);
+    json_decref(json);
+    return ok;
+}
+
 /* Parses the message in input bytes [start, end). */
 static int
 parse_message(struct jsonrpc *rpc, size_t end, struct jsonrpc_msg **msgp)
 {
+    const char *text = rpc->input + rpc->start;
+    size_t length = end - rpc->start;
+    bool lazy = (rpc->lazy_method && length >= rpc->lazy_min_size
+                 && !VLOG_IS_DBG_ENABLED()
+                 && parse_lazy_request(rpc, text, length, msgp));
     json_error_t jerr;
-    json_t *json = jsonx_loadb(rpc->input + rpc->start, end - rpc->start,
-                               JSON_DISABLE_EOF_CHECK, &jerr);
+    json_t *json = (lazy ? NULL
+                         : jsonx_loadb(text, length, JSON_DISABLE_EOF_CHECK,
+                                       &jerr));
     rpc->start = rpc->scan = end;
     if (rpc->start == rpc->len) {
         rpc->start = rpc->scan = rpc->len = 0;
@@ -759,6 +825,9 @@ parse_message(struct jsonrpc *rpc, size_t end, struct jsonrpc_msg **msgp)
             rpc->input = NULL;
             rpc->allocated = 0;
         }
+    }
+    if (lazy) {
+        return 0;
     }
 
     if (!json) {
@@ -943,6 +1012,8 @@ struct jsonrpc_session {
     unsigned long long last_received; /* 'rpc''s received bytes. */
     size_t max_msg_size;
     int max_depth;
+    const char *lazy_method;
+    size_t lazy_min_size;
 };
 
 static struct jsonrpc_session *
@@ -1019,6 +1090,7 @@ session_connected(struct jsonrpc_session *s, struct stream *stream)
 {
     s->rpc = jsonrpc_open(stream);
     jsonrpc_set_limits(s->rpc, s->max_msg_size, s->max_depth);
+    jsonrpc_set_lazy_params(s->rpc, s->lazy_method, s->lazy_min_size);
     s->last_received = 0;
     reconnect_connected(s->reconnect, time_msec());
 }
@@ -1291,5 +1363,16 @@ jsonrpc_session_set_limits(struct jsonrpc_session *s, size_t max_msg_size,
     s->max_depth = max_depth;
     if (s->rpc) {
         jsonrpc_set_limits(s->rpc, max_msg_size, max_depth);
+    }
+}
+
+void
+jsonrpc_session_set_lazy_params(struct jsonrpc_session *s, const char *method,
+                                size_t min_size)
+{
+    s->lazy_method = method;
+    s->lazy_min_size = min_size;
+    if (s->rpc) {
+        jsonrpc_set_lazy_params(s->rpc, method, min_size);
     }
 }

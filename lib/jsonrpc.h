@@ -34,6 +34,7 @@
 #include "lib/util.h"
 
 struct ds;
+struct jsonx_lazy_array;
 struct stream;
 struct pstream;
 
@@ -54,7 +55,15 @@ struct jsonrpc_msg {
     json_t *error;    /* Error: owned (any value but null).  Else NULL. */
     json_t *id;       /* Request, reply, error: owned, any JSON value;
                        * notify: NULL. */
+
+    /* Request: if nonnull, 'params' is NULL and the params are still
+     * text (see jsonrpc_set_lazy_params()); owned. */
+    struct jsonx_lazy_array *lazy_params;
 };
+
+/* Parses a request's lazy params into 'params' (nothing if there are
+ * none). */
+void jsonrpc_msg_parse_params(struct jsonrpc_msg *);
 
 /* Returns a new request.  Steals 'params' (must be an array).  The id is a
  * process-wide counter (an integer); if 'idp' is nonnull '*idp' gets a new
@@ -112,6 +121,14 @@ void jsonrpc_close(struct jsonrpc *);   /* NULL is fine. */
  * EPROTO. */
 void jsonrpc_set_limits(struct jsonrpc *, size_t max_msg_size,
                         int max_depth);
+
+/* Requests for 'method' (a string that outlives 'rpc'; NULL for none) of
+ * at least 'min_size' bytes arrive with their params lazy (struct
+ * jsonrpc_msg's 'lazy_params'), so that their consumer may parse and
+ * free them one element at a time.  Their syntax is checked whole on
+ * arrival, as any message's. */
+void jsonrpc_set_lazy_params(struct jsonrpc *, const char *method,
+                             size_t min_size);
 
 /* Sends queued output and does stream background work; never blocks. */
 void jsonrpc_run(struct jsonrpc *);
@@ -269,5 +286,9 @@ void jsonrpc_session_set_probe_interval(struct jsonrpc_session *,
 /* Applies jsonrpc_set_limits() to current and future connections. */
 void jsonrpc_session_set_limits(struct jsonrpc_session *,
                                 size_t max_msg_size, int max_depth);
+
+/* Applies jsonrpc_set_lazy_params() to current and future connections. */
+void jsonrpc_session_set_lazy_params(struct jsonrpc_session *,
+                                     const char *method, size_t min_size);
 
 #endif /* lib/jsonrpc.h */

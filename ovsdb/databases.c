@@ -473,15 +473,15 @@ ovsdb_served_db_get_commit_seqno(const struct ovsdb_served_db *sdb)
 
 json_t *
 ovsdb_served_db_transact(struct ovsdb_served_db *sdb, json_t *params,
-                         bool read_only, ovsdb_lock_held_cb *lock_held,
-                         void *lock_aux, ovsdb_authorize_cb *authorize,
-                         void *authorize_aux, long long elapsed_msec,
-                         long long *timeout_msec)
+                         struct jsonx_lazy_array *lazy, bool read_only,
+                         ovsdb_lock_held_cb *lock_held, void *lock_aux,
+                         ovsdb_authorize_cb *authorize, void *authorize_aux,
+                         long long elapsed_msec, long long *timeout_msec)
 {
     bool durable = false;
     json_t *result = NULL;
     struct ovsdb_txn *txn = ovsdb_execute_compose_authorized(
-        sdb->db, params,
+        sdb->db, params, lazy,
         read_only || sdb == sdb->set->sysdb || sdb->relay
             || sdb->set->read_only,
         lock_held, lock_aux, authorize, authorize_aux, elapsed_msec,

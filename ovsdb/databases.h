@@ -26,6 +26,7 @@
 #include "lib/util.h"
 #include "ovsdb/execution.h"
 
+struct jsonx_lazy_array;
 struct ovsdb;
 struct ovsdb_error;
 struct ovsdb_lock_server;
@@ -154,10 +155,12 @@ unsigned long long ovsdb_served_db_get_commit_seqno(
  * the result must be held until the observer's batch_done() for 'sdb';
  * monitors see the commit then), otherwise at once (monitors see it before
  * this returns).  Returns the result array (new reference), or NULL
- * if the request must wait. */
+ * if the request must wait.  With 'lazy' (then 'params' is NULL) the
+ * operations are parsed one at a time, as there. */
 json_t *ovsdb_served_db_transact(struct ovsdb_served_db *sdb, json_t *params,
-                                 bool read_only, ovsdb_lock_held_cb *lock_held,
-                                 void *lock_aux, ovsdb_authorize_cb *authorize,
+                                 struct jsonx_lazy_array *lazy, bool read_only,
+                                 ovsdb_lock_held_cb *lock_held, void *lock_aux,
+                                 ovsdb_authorize_cb *authorize,
                                  void *authorize_aux, long long elapsed_msec,
                                  long long *timeout_msec);
 

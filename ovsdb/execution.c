@@ -520,10 +520,14 @@ execute_wait(struct execution *x, struct ovsdb_parser *p, json_t *result)
         free(list.rows);
 
         if (equal != want_equal) {
-            if (x->elapsed_msec >= timeout) {
-                error = ovsdb_error(OVSDB_E_TIMED_OUT, timeout
-                                    ? "\"wait\" timed out"
-                                    : "\"where\" clause test failed");
+            if (x->elapsed_msec >= timeout && x->elapsed_msec) {
+                /* The time it waited, as the reference words it. */
+                error = ovsdb_error(OVSDB_E_TIMED_OUT,
+                                    "\"wait\" timed out after %lld ms",
+                                    x->elapsed_msec);
+            } else if (x->elapsed_msec >= timeout) {
+                error = ovsdb_error(OVSDB_E_TIMED_OUT,
+                                    "\"where\" clause test failed");
             } else {
                 long long remaining = timeout - x->elapsed_msec;
                 if (remaining < x->timeout_msec) {
@@ -639,8 +643,8 @@ ovsdb_execute_compose(struct ovsdb *db, json_t *params, bool read_only,
                       long long elapsed_msec, long long *timeout_msec,
                       bool *durable, json_t **resultp)
 {
-    return ovsdb_execute_compose_authorized(db, params, read_only, lock_held,
-                                            lock_aux, NULL, NULL,
+    return ovsdb_execute_compose_authorized(db, params, NULL, read_only,
+                                            lock_held, lock_aux, NULL, NULL,
                                             elapsed_msec, timeout_msec,
                                             durable, resultp);
 }
@@ -664,11 +668,43 @@ may_release_ops(const json_t *params)
     return true;
 }
 
+/* A request's operations: element i of 'params' (borrowed), or parsed
+ * from 'lazy' (a new reference, freed after it has run). */
+struct request_ops {
+    const json_t *params;
+    struct jsonx_lazy_array *lazy;
+};
+
+static size_t
+request_ops_size(const struct request_ops *ops)
+{
+    return (ops->lazy ? jsonx_lazy_array_size(ops->lazy)
+                      : json_array_size(ops->params));
+}
+
+static const json_t *
+request_ops_get(const struct request_ops *ops, size_t i)
+{
+    return (ops->lazy ? jsonx_lazy_array_get(ops->lazy, i)
+                      : json_array_get(ops->params, i));
+}
+
+/* Releases what request_ops_get() returned. */
+static void
+request_ops_put(const struct request_ops *ops, const json_t *op)
+{
+    if (ops->lazy) {
+        json_decref((json_t *) op);
+    }
+}
+
 /* ovsdb_execute_compose_authorized(), where 'releasable' is either NULL or
- * 'params' itself, which may then lose its operations as they run. */
+ * 'params' itself, which may then lose its operations as they run; with
+ * 'lazy', 'params' is NULL and the operations are parsed one at a time. */
 static struct ovsdb_txn *
 compose(struct ovsdb *db, const json_t *params, json_t *releasable,
-        bool read_only, ovsdb_lock_held_cb *lock_held, void *lock_aux,
+        struct jsonx_lazy_array *lazy, bool read_only,
+        ovsdb_lock_held_cb *lock_held, void *lock_aux,
         ovsdb_authorize_cb *authorize, void *authorize_aux,
         long long elapsed_msec, long long *timeout_msec, bool *durable,
         json_t **resultp)
@@ -677,14 +713,28 @@ compose(struct ovsdb *db, const json_t *params, json_t *releasable,
     if (timeout_msec) {
         *timeout_msec = LLONG_MAX;
     }
-    if (!json_is_array(params)) {
+    const struct request_ops ops = { .params = params, .lazy = lazy };
+    const json_t *db_name = request_ops_get(&ops, 0);
+    bool db_name_ok = (json_is_string(db_name)
+                       && !strcmp(json_string_value(db_name),
+                                  ovsdb_get_schema(db)->name));
+    request_ops_put(&ops, db_name);
+    if (lazy && !db_name_ok) {
+        /* The error shows the whole request. */
+        json_t *whole = jsonx_lazy_array_to_json(lazy);
+        struct ovsdb_txn *txn = compose(db, whole, NULL, NULL, read_only,
+                                        lock_held, lock_aux, authorize,
+                                        authorize_aux, elapsed_msec,
+                                        timeout_msec, durable, resultp);
+        json_decref(whole);
+        return txn;
+    }
+    if (!lazy && !json_is_array(params)) {
         *resultp = ovsdb_error_to_json_free(ovsdb_syntax_error(
             params, OVSDB_E_SYNTAX, "array expected"));
         return NULL;
     }
-    const json_t *db_name = json_array_get(params, 0);
-    if (!json_is_string(db_name)
-        || strcmp(json_string_value(db_name), ovsdb_get_schema(db)->name)) {
+    if (!db_name_ok) {
         *resultp = ovsdb_error_to_json_free(ovsdb_syntax_error(
             params, OVSDB_E_SYNTAX,
             "database name expected as first parameter"));
@@ -704,12 +754,12 @@ compose(struct ovsdb *db, const json_t *params, json_t *releasable,
         .timeout_msec = LLONG_MAX,
     };
 
-    size_t n_ops = json_array_size(params) - 1;
+    size_t n_ops = request_ops_size(&ops) - 1;
     bool release_ops = releasable && may_release_ops(params);
     json_t *results = json_array();
     struct ovsdb_error *error = NULL;
     for (size_t i = 1; i <= n_ops; i++) {
-        const json_t *op_json = json_array_get(params, i);
+        const json_t *op_json = request_ops_get(&ops, i);
         struct ovsdb_parser p;
         ovsdb_parser_init_operation(&p, op_json, i, n_ops);
         const json_t *op = ovsdb_parser_member(&p, "op", OP_ID);
@@ -726,6 +776,7 @@ compose(struct ovsdb *db, const json_t *params, json_t *releasable,
         }
 
         struct ovsdb_error *parse_error = ovsdb_parser_finish(&p);
+        request_ops_put(&ops, op_json);
         if (parse_error) {
             ovsdb_error_destroy(error);
             error = parse_error;
@@ -775,16 +826,14 @@ compose(struct ovsdb *db, const json_t *params, json_t *releasable,
 
 struct ovsdb_txn *
 ovsdb_execute_compose_authorized(struct ovsdb *db, json_t *params,
-                                 bool read_only,
-                                 ovsdb_lock_held_cb *lock_held,
-                                 void *lock_aux,
+                                 struct jsonx_lazy_array *lazy, bool read_only,
+                                 ovsdb_lock_held_cb *lock_held, void *lock_aux,
                                  ovsdb_authorize_cb *authorize,
-                                 void *authorize_aux,
-                                 long long elapsed_msec,
+                                 void *authorize_aux, long long elapsed_msec,
                                  long long *timeout_msec, bool *durable,
                                  json_t **resultp)
 {
-    return compose(db, params, params, read_only, lock_held, lock_aux,
+    return compose(db, params, params, lazy, read_only, lock_held, lock_aux,
                    authorize, authorize_aux, elapsed_msec, timeout_msec,
                    durable, resultp);
 }
@@ -802,8 +851,8 @@ ovsdb_execute_authorized(struct ovsdb *db, const json_t *params,
 {
     bool durable;
     json_t *result;
-    struct ovsdb_txn *txn = compose(db, params, NULL, read_only, NULL, NULL,
-                                    authorize, authorize_aux, 0, NULL,
+    struct ovsdb_txn *txn = compose(db, params, NULL, NULL, read_only, NULL,
+                                    NULL, authorize, authorize_aux, 0, NULL,
                                     &durable, &result);
     if (txn) {
         struct ovsdb_error *error = ovsdb_txn_precommit(txn);

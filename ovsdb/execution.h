@@ -27,6 +27,7 @@
 #include <jansson.h>
 #include "ovsdb/rbac.h"
 
+struct jsonx_lazy_array;
 struct ovsdb;
 struct ovsdb_column_set;
 struct ovsdb_error;
@@ -73,13 +74,15 @@ typedef struct ovsdb_error *ovsdb_authorize_cb(
     void *aux);
 
 /* Same as ovsdb_execute_compose(), with authorization hook 'authorize'
- * (NULL: everything allowed) and its 'authorize_aux'. */
+ * (NULL: everything allowed) and its 'authorize_aux'.  If 'lazy' is
+ * nonnull, 'params' is NULL and the request's params are 'lazy', whose
+ * operations are parsed one at a time, each freed once it has run ('lazy'
+ * keeps the text, so the caller may still parse the whole request). */
 struct ovsdb_txn *ovsdb_execute_compose_authorized(
-    struct ovsdb *db, json_t *params, bool read_only,
-    ovsdb_lock_held_cb *lock_held, void *lock_aux,
-    ovsdb_authorize_cb *authorize, void *authorize_aux,
-    long long elapsed_msec, long long *timeout_msec, bool *durable,
-    json_t **resultp);
+    struct ovsdb *db, json_t *params, struct jsonx_lazy_array *lazy,
+    bool read_only, ovsdb_lock_held_cb *lock_held, void *lock_aux,
+    ovsdb_authorize_cb *authorize, void *authorize_aux, long long elapsed_msec,
+    long long *timeout_msec, bool *durable, json_t **resultp);
 
 /* Appends 'error' as an error object to 'result', the result array; takes
  * ownership of 'error'. */

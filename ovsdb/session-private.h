@@ -112,8 +112,8 @@ struct waiting_txn *session_add_waiting_txn(struct ovsdb_session *, json_t *id,
 void session_remove_waiting_txn(struct ovsdb_session *, size_t i);
 bool session_waiting_txn_is_due(const struct waiting_txn *, long long now);
 void session_run_waiting_txns(struct ovsdb_session *);
-void session_handle_transact(struct ovsdb_session *,
-                             const struct jsonrpc_msg *);
+/* May parse 'msg''s lazy params. */
+void session_handle_transact(struct ovsdb_session *, struct jsonrpc_msg *);
 void session_handle_cancel(struct ovsdb_session *, const struct jsonrpc_msg *);
 void session_handle_convert(struct ovsdb_session *,
                             const struct jsonrpc_msg *);

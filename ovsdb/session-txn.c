@@ -71,15 +71,17 @@ session_remove_waiting_txn(struct ovsdb_session *s, size_t i)
     s->n_waiting--;
 }
 
-/* Runs "transact" 'params' on 'sdb' for this session: its locks, its
- * remote's read-only option and RBAC role apply. */
+/* Runs "transact" 'params' (or 'lazy', see ovsdb_served_db_transact()) on
+ * 'sdb' for this session: its locks, its remote's read-only option and
+ * RBAC role apply. */
 static json_t *
 session_transact(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
-                 json_t *params, long long elapsed, long long *timeout)
+                 json_t *params, struct jsonx_lazy_array *lazy,
+                 long long elapsed, long long *timeout)
 {
     struct ovsdb *db = ovsdb_served_db_get_ovsdb(sdb);
     if (!s->role || !ovsdb_rbac_enabled(db, s->role)) {
-        return ovsdb_served_db_transact(sdb, params, s->read_only,
+        return ovsdb_served_db_transact(sdb, params, lazy, s->read_only,
                                         session_lock_held_cb, s, NULL, NULL,
                                         elapsed, timeout);
     }
@@ -88,7 +90,7 @@ session_transact(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
     struct jsonrpc *rpc = jsonrpc_session_get_rpc(s->js);
     char *id = rpc ? stream_ssl_get_peer_id(jsonrpc_get_stream(rpc)) : NULL;
     struct ovsdb_rbac_client client = { .role = s->role, .id = id };
-    json_t *result = ovsdb_served_db_transact(sdb, params, s->read_only,
+    json_t *result = ovsdb_served_db_transact(sdb, params, lazy, s->read_only,
                                               session_lock_held_cb, s,
                                               ovsdb_rbac_authorize, &client,
                                               elapsed, timeout);
@@ -96,9 +98,52 @@ session_transact(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
     return result;
 }
 
-void
-session_handle_transact(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
+/* Runs a request whose params are still text ('msg''s lazy_params),
+ * parsing and freeing its operations one at a time, if its database is
+ * standalone and served here.  Returns false, with nothing done, for any
+ * other: a clustered database keeps the whole request to run it again, a
+ * relay forwards it, and an unknown database's error shows the whole
+ * params. */
+static bool
+transact_lazily(struct ovsdb_session *s, struct jsonrpc_msg *msg)
 {
+    json_t *name = jsonx_lazy_array_get(msg->lazy_params, 0);
+    struct ovsdb_served_db *sdb = NULL;
+    if (json_is_string(name)) {
+        sdb = ovsdb_databases_find(s->dbs, json_string_value(name));
+    }
+    json_decref(name);
+    if (!sdb || ovsdb_served_db_get_raft(sdb)
+        || ovsdb_served_db_get_relay(sdb)) {
+        return false;
+    }
+
+    /* Its operations are not looked at in advance: if it only reads, it
+     * must see only data that is written. */
+    ovsdb_served_db_flush(sdb);
+    long long timeout = LLONG_MAX;
+    json_t *result = session_transact(s, sdb, NULL, msg->lazy_params, 0,
+                                      &timeout);
+    if (result) {
+        session_send_transact_reply(s, sdb, msg->id, result, NULL,
+                                    time_msec());
+    } else {
+        /* It waits: a waiting transaction runs from the parsed params. */
+        jsonrpc_msg_parse_params(msg);
+        session_add_waiting_txn(s, json_incref(msg->id),
+                                json_incref(msg->params), sdb, time_msec(),
+                                timeout, NULL);
+    }
+    return true;
+}
+
+void
+session_handle_transact(struct ovsdb_session *s, struct jsonrpc_msg *msg)
+{
+    if (msg->lazy_params && transact_lazily(s, msg)) {
+        return;
+    }
+    jsonrpc_msg_parse_params(msg);
     json_t *params = msg->params;
     struct ovsdb_error *error = NULL;
 
@@ -131,7 +176,7 @@ session_handle_transact(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
             ovsdb_served_db_flush(sdb);
         }
         json_t *retry = keep_for_retry(sdb, params);
-        json_t *result = session_transact(s, sdb, params, 0, &timeout);
+        json_t *result = session_transact(s, sdb, params, NULL, 0, &timeout);
         if (result) {
             session_send_transact_reply(s, sdb, msg->id, result, retry,
                                         time_msec());
@@ -191,7 +236,7 @@ session_run_waiting_txns(struct ovsdb_session *s)
             }
             t->seqno = ovsdb_served_db_get_commit_seqno(t->sdb);
             json_t *retry = keep_for_retry(t->sdb, t->params);
-            json_t *result = session_transact(s, t->sdb, t->params,
+            json_t *result = session_transact(s, t->sdb, t->params, NULL,
                                               now - t->created, &timeout);
             if (result) {
                 session_send_transact_reply(s, t->sdb, t->id, result, retry,

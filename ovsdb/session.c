@@ -79,6 +79,11 @@ static const struct ovsdb_session *pass_resume;  /* Start here, or NULL. */
 static bool pass_skipping;      /* Before 'pass_resume' in this pass. */
 
 #define MERGE_BACKLOG (64 * 1024)
+
+/* "transact" requests of at least this many bytes have their operations
+ * parsed one at a time as they run: the parsed tree of a request takes
+ * about 9 times its text, and below this that is too little to matter. */
+#define LAZY_TRANSACT_MIN_SIZE (64 * 1024)
 static size_t backlog_pause = 1024 * 1024;
 static size_t backlog_drop = 64 * 1024 * 1024;
 static struct ovsdb_session_flow_stats flow_stats;
@@ -122,6 +127,9 @@ ovsdb_session_create(struct ovsdb_databases *dbs, struct jsonrpc_session *js)
     s->dbs = dbs;
     s->js = js;
     s->js_seqno = jsonrpc_session_get_seqno(js);
+    /* A big request's operations are parsed as they run, not all first:
+     * see session_handle_transact(). */
+    jsonrpc_session_set_lazy_params(js, "transact", LAZY_TRANSACT_MIN_SIZE);
     hmap_init(&s->monitors);
     return s;
 }
@@ -949,7 +957,7 @@ handle_lock(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
 /* Dispatch. */
 
 static void
-handle_request(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
+handle_request(struct ovsdb_session *s, struct jsonrpc_msg *msg)
 {
     const char *method = msg->method;
     const json_t *params = msg->params;
@@ -1022,7 +1030,7 @@ handle_request(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
 }
 
 static void
-handle_msg(struct ovsdb_session *s, const struct jsonrpc_msg *msg)
+handle_msg(struct ovsdb_session *s, struct jsonrpc_msg *msg)
 {
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
 

@@ -631,10 +631,49 @@ describe_index_row(struct ds *s, const struct ovsdb_table *table, size_t idx,
     }
 }
 
+static int
+compare_columns_by_name(const void *a_, const void *b_)
+{
+    const struct ovsdb_column *const *a = a_;
+    const struct ovsdb_column *const *b = b_;
+    return strcmp((*a)->name, (*b)->name);
+}
+
+/* Compares rows 'a' and 'b' of 'table' column by column in name order,
+ * leaving out columns of uuids, whose random values would make the order
+ * random: the order the reference names two conflicting rows in. */
+static int
+compare_rows_by_columns(const struct ovsdb_table *table,
+                        const struct ovsdb_row *a, const struct ovsdb_row *b)
+{
+    size_t n = table->schema->n_columns;
+    const struct ovsdb_column **columns = xmemdup(table->schema->columns,
+                                                  n * sizeof *columns);
+    qsort(columns, n, sizeof *columns, compare_columns_by_name);
+    int cmp = 0;
+    for (size_t i = 0; i < n && !cmp; i++) {
+        const struct ovsdb_column *c = columns[i];
+        if (c->type.key.type != OVSDB_TYPE_UUID
+            && c->type.value.type != OVSDB_TYPE_UUID) {
+            cmp = ovsdb_datum_compare_3way(&a->fields[c->index],
+                                           &b->fields[c->index], &c->type);
+        }
+    }
+    free(columns);
+    return cmp;
+}
+
+/* The error for rows 'a' (the one found first: already in the index, or
+ * earlier in the transaction) and 'b' with equal values for index 'idx'. */
 static struct ovsdb_error *
 index_conflict(const struct ovsdb_table *table, size_t idx,
                const struct ovsdb_row *a, const struct ovsdb_row *b)
 {
+    if (compare_rows_by_columns(table, a, b) < 0) {
+        const struct ovsdb_row *tmp = a;
+        a = b;
+        b = tmp;
+    }
     const struct ovsdb_index_schema *is = &table->schema->indexes[idx];
     struct ds s = DS_EMPTY_INITIALIZER;
     ds_put_format(&s, "Transaction causes multiple rows in \"%s\" table to "
@@ -693,7 +732,7 @@ check_indexes(struct ovsdb_txn *txn)
                 struct index_entry *e;
                 HMAP_FOR_EACH_WITH_HASH (e, node, hash, &seen) {
                     if (ovsdb_table_index_equal(table, idx, e->row, row)) {
-                        error = index_conflict(table, idx, row, e->row);
+                        error = index_conflict(table, idx, e->row, row);
                         break;
                     }
                 }
@@ -708,7 +747,7 @@ check_indexes(struct ovsdb_txn *txn)
                         table, idx, node);
                     if ((!r->txn_row || !is_change(r->txn_row))
                         && ovsdb_table_index_equal(table, idx, r, row)) {
-                        error = index_conflict(table, idx, row, r);
+                        error = index_conflict(table, idx, r, row);
                         break;
                     }
                 }

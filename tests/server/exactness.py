@@ -13,6 +13,7 @@ are masked.  tests/server/exactness.sh diffs our transcript with the
 reference's.
 """
 import json
+import re
 import sys
 
 from rpc import Client, UUID_RE
@@ -157,6 +158,66 @@ CASES = {
 }
 
 
+def big_hosts(prefix, n, **extra):
+    """'n' Host inserts of about 300 bytes each: 250 make a request of more
+    than 64 kB, which our server parses one operation at a time."""
+    return [insert("%s%d" % (prefix, i),
+                   external_ids=["map", [["k%d" % j,
+                                          "%s-%d-%d-value" % (prefix, i, j)]
+                                         for j in range(8)]], **extra)
+            for i in range(n)]
+
+
+def big_transact(*ops, db=DB):
+    params = [db] + list(ops)
+    assert len(json.dumps(params)) >= 64 * 1024
+    return ("transact", params)
+
+
+WAIT_NONE = {"op": "wait", "table": "Host", "where": [["name", "==", "b0"]],
+             "columns": ["name"], "until": "==", "rows": []}
+
+CASES["big-transact"] = [
+    # Inserts with uuid-names that later operations refer to, a comment,
+    # a mutation of 3,000 map elements.
+    big_transact(*([{"op": "insert", "table": "Interface",
+                     "uuid-name": "i%d" % i, "row": {"name": "i%d" % i}}
+                    for i in range(200)]
+                   + big_hosts("b", 300, interfaces=["named-uuid", "i7"])
+                   + [{"op": "comment", "comment": "x" * 1000}])),
+    big_transact({"op": "mutate", "table": "Host",
+                  "where": [["name", "==", "b1"]],
+                  "mutations": [["external_ids", "insert",
+                                 ["map", [["m%d" % j, "v" * 20]
+                                          for j in range(3000)]]]]}),
+    transact({"op": "select", "table": "Host",
+              "where": [["name", "==", "b1"]], "columns": ["external_ids"]}),
+    # Failures in the middle: an unknown column, an operation that is not
+    # an object, an unknown operation, an abort, a failed constraint.
+    big_transact(*(big_hosts("c", 250) + [insert("c-x", nope=1)]
+                   + big_hosts("d", 200))),
+    big_transact(*(big_hosts("e", 250) + [5] + big_hosts("f", 200))),
+    big_transact(*(big_hosts("g", 250) + [{"op": "frobnicate"}]
+                   + big_hosts("h", 200))),
+    big_transact(*(big_hosts("j", 250) + [{"op": "abort"}])),
+    big_transact(*(big_hosts("k", 250) + [insert("b3")])),
+    # The database: unknown, not a string, the wrong one.
+    big_transact(*big_hosts("l", 300), db="Nope"),
+    big_transact(*big_hosts("l", 300), db=1),
+    big_transact(*big_hosts("l", 300), db="_Server"),
+    # "wait": satisfied, unsatisfied at once, unsatisfied until it times
+    # out (it waits, then runs again from the whole request).
+    big_transact(*([dict(WAIT_NONE, rows=[{"name": "b0"}])]
+                   + big_hosts("m", 300))),
+    big_transact(*(big_hosts("n", 300) + [dict(WAIT_NONE, timeout=0)])),
+    big_transact(*(big_hosts("o", 300) + [dict(WAIT_NONE, timeout=30)])),
+    transact(*[{"op": "select", "table": "Host",
+                "where": [["name", "==", name]], "columns": ["name"]}
+               for name in ["b299", "m5", "c5", "e5", "g5", "j5", "k5", "l5",
+                            "n5", "o5"]]),
+]
+
+
 class Transcript:
     def __init__(self):
         self.names = {}
@@ -171,6 +232,9 @@ class Transcript:
         # the random uuids would order the rows differently in each run.
         masked = UUID_RE.sub(lambda m: self.names.get(m.group(0), "<uuid>"),
                              json.dumps(obj))
+        # How long a "wait" waited depends on the machine.
+        masked = re.sub(r"timed out after \d+ ms", "timed out after N ms",
+                        masked)
         return json.dumps(json.loads(masked), sort_keys=True)
 
 

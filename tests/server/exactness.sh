@@ -8,7 +8,7 @@ has_reference || skip "reference ovsdb-server not installed"
 start_both
 status=0
 for case in lock-names monitor-columns cond-change cond-change-errors \
-        since-errors; do
+        since-errors big-transact; do
     python3 "$RPC_DIR/exactness.py" $case "unix:$PWD/ours.sock" \
         >"$case.ours" || fail "$case: exchange with our server failed"
     python3 "$RPC_DIR/exactness.py" $case "unix:$PWD/ref.sock" \

@@ -445,8 +445,8 @@ test_wait_retry(void)
     txn = compose(db2, params, 500, &timeout, &result);
     CHECK(!txn && result);
     char *s = jsonx_to_string_sorted(result);
-    CHECK_STREQ(s, "[{\"details\":\"\\\"wait\\\" timed out\",\"error\":"
-                "\"timed out\"}]");
+    CHECK_STREQ(s, "[{\"details\":\"\\\"wait\\\" timed out after 500 ms\","
+                   "\"error\":\"timed out\"}]");
     free(s);
     json_decref(result);
     json_decref(params);
