@@ -22,9 +22,14 @@ struct monitor_index_set;
 struct ovsdb_row;
 struct ovsdb_table;
 
-/* History bounds: transactions, and changed rows over all of them. */
+/* History bounds: transactions, and the copies of rows they keep (a
+ * modified row's old and new contents are two).  The copies are at most
+ * as many as the database's rows, so the history costs no more than the
+ * database itself (the reference bounds its own by the database's atoms),
+ * or HISTORY_MIN_ROWS copies for a small database. */
 #define HISTORY_MAX_TXNS 100
-#define HISTORY_MAX_ROWS 100000
+#define HISTORY_MAX_ROWS 200000
+#define HISTORY_MIN_ROWS 20000
 
 /* "select" flags: the kinds of change a request asks for. */
 enum {
@@ -100,6 +105,7 @@ struct history_txn {
     unsigned long long serial;  /* Increases by 1 per recorded txn. */
     struct history_change *changes;
     size_t n_changes, allocated;
+    size_t n_copies; /* Rows copied in 'changes'. */
 };
 
 struct ovsdb_monitor_hub {
@@ -109,7 +115,7 @@ struct ovsdb_monitor_hub {
     bool history_on;
     struct uuid history_base;   /* Txn just before the oldest in history. */
     struct history_txn history[HISTORY_MAX_TXNS];   /* A ring. */
-    size_t history_start, history_n, history_rows;
+    size_t history_start, history_n, history_copies;
     unsigned long long next_serial;
     struct monitor_index_set *indexes;  /* Of the shapes' conditions. */
     unsigned long long commit_serial;   /* Commits seen. */

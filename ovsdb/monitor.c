@@ -69,7 +69,7 @@ history_pop_oldest(struct ovsdb_monitor_hub *hub)
                                        hc->new, ht->serial);
     }
     hub->history_base = ht->id;
-    hub->history_rows -= ht->n_changes;
+    hub->history_copies -= ht->n_copies;
     history_txn_clear(ht);
     hub->history_start = (hub->history_start + 1) % HISTORY_MAX_TXNS;
     hub->history_n--;
@@ -928,6 +928,7 @@ record_change(const struct ovsdb_table *table, const struct ovsdb_row *old,
     hc->table = table;
     hc->old = old ? ovsdb_row_clone(old) : NULL;
     hc->new = new ? ovsdb_row_clone(new) : NULL;
+    ht->n_copies += (old != NULL) + (new != NULL);
     return true;
 }
 
@@ -949,8 +950,10 @@ history_record(struct ovsdb_monitor_hub *hub, const struct ovsdb_txn *txn)
                                       hc->new, ht->serial, hc);
     }
     hub->history_n++;
-    hub->history_rows += ht->n_changes;
-    while (hub->history_n > 1 && hub->history_rows > HISTORY_MAX_ROWS) {
+    hub->history_copies += ht->n_copies;
+    size_t max_copies = MIN(HISTORY_MAX_ROWS,
+                            MAX(ovsdb_n_rows(hub->db), HISTORY_MIN_ROWS));
+    while (hub->history_n > 1 && hub->history_copies > max_copies) {
         history_pop_oldest(hub);
     }
 }
