@@ -471,12 +471,24 @@ ovsdb_served_db_get_commit_seqno(const struct ovsdb_served_db *sdb)
     return sdb->commit_seqno;
 }
 
+/* A request that must wait: no result, not even as text. */
+static json_t *
+must_wait(json_t *result, struct ovsdb_results_text *results_text)
+{
+    json_decref(result);
+    if (results_text) {
+        ds_clear(&results_text->text);
+    }
+    return NULL;
+}
+
 json_t *
 ovsdb_served_db_transact(struct ovsdb_served_db *sdb, json_t *params,
                          struct jsonx_lazy_array *lazy, bool read_only,
                          ovsdb_lock_held_cb *lock_held, void *lock_aux,
                          ovsdb_authorize_cb *authorize, void *authorize_aux,
-                         long long elapsed_msec, long long *timeout_msec)
+                         long long elapsed_msec, long long *timeout_msec,
+                         struct ovsdb_results_text *results_text)
 {
     bool durable = false;
     json_t *result = NULL;
@@ -485,13 +497,12 @@ ovsdb_served_db_transact(struct ovsdb_served_db *sdb, json_t *params,
         read_only || sdb == sdb->set->sysdb || sdb->relay
             || sdb->set->read_only,
         lock_held, lock_aux, authorize, authorize_aux, elapsed_msec,
-        timeout_msec, &durable, &result);
+        timeout_msec, &durable, &result, results_text);
     if (txn && sdb->n_write_holds) {
         /* A read barrier waits for the writes before it: this one waits
          * for the barrier. */
         ovsdb_txn_abort(txn);
-        json_decref(result);
-        return NULL;
+        return must_wait(result, results_text);
     }
     if (txn) {
         struct ovsdb_error *error = ovsdb_txn_precommit(txn);
@@ -506,13 +517,16 @@ ovsdb_served_db_transact(struct ovsdb_served_db *sdb, json_t *params,
                  * waits and runs again once the cluster changes. */
                 ovsdb_txn_abort(txn);
                 ovsdb_error_destroy(error);
-                json_decref(result);
-                return NULL;
+                return must_wait(result, results_text);
             }
         }
         if (error) {
             ovsdb_txn_abort(txn);
-            ovsdb_execute_append_error(result, error);
+            if (results_text) {
+                ovsdb_execute_append_error_text(results_text, error);
+            } else {
+                ovsdb_execute_append_error(result, error);
+            }
         } else {
             ovsdb_txn_commit_finish(txn);
         }

@@ -31,6 +31,7 @@ struct ovsdb;
 struct ovsdb_error;
 struct ovsdb_lock_server;
 struct ovsdb_monitor_hub;
+struct ovsdb_results_text;
 struct ovsdb_relay;
 struct ovsdb_schema;
 struct ovsdb_txn;
@@ -156,13 +157,16 @@ unsigned long long ovsdb_served_db_get_commit_seqno(
  * monitors see the commit then), otherwise at once (monitors see it before
  * this returns).  Returns the result array (new reference), or NULL
  * if the request must wait.  With 'lazy' (then 'params' is NULL) the
- * operations are parsed one at a time, as there. */
+ * operations are parsed one at a time, and with 'results_text' the result
+ * array is text, as there (then NULL is returned, and 'results_text' is
+ * left empty if the request must wait). */
 json_t *ovsdb_served_db_transact(struct ovsdb_served_db *sdb, json_t *params,
                                  struct jsonx_lazy_array *lazy, bool read_only,
                                  ovsdb_lock_held_cb *lock_held, void *lock_aux,
                                  ovsdb_authorize_cb *authorize,
                                  void *authorize_aux, long long elapsed_msec,
-                                 long long *timeout_msec);
+                                 long long *timeout_msec,
+                                 struct ovsdb_results_text *results_text);
 
 /* While any holder says 'hold' (true, matched later by one false), a
  * transaction on 'sdb' that would write waits instead

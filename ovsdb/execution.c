@@ -637,6 +637,23 @@ ovsdb_execute_append_error(json_t *result, struct ovsdb_error *error)
     json_array_append_new(result, ovsdb_error_to_json_free(error));
 }
 
+void
+ovsdb_execute_append_error_text(struct ovsdb_results_text *results,
+                                struct ovsdb_error *error)
+{
+    /* Before the closing bracket. */
+    struct ds *text = &results->text;
+    text->length--;
+    if (text->length > 1) {
+        ds_put_char(text, ',');
+    }
+    json_t *json = ovsdb_error_to_json_free(error);
+    jsonx_put(text, json);
+    json_decref(json);
+    ds_put_char(text, ']');
+    results->has_error = true;
+}
+
 struct ovsdb_txn *
 ovsdb_execute_compose(struct ovsdb *db, json_t *params, bool read_only,
                       ovsdb_lock_held_cb *lock_held, void *lock_aux,
@@ -646,7 +663,7 @@ ovsdb_execute_compose(struct ovsdb *db, json_t *params, bool read_only,
     return ovsdb_execute_compose_authorized(db, params, NULL, read_only,
                                             lock_held, lock_aux, NULL, NULL,
                                             elapsed_msec, timeout_msec,
-                                            durable, resultp);
+                                            durable, resultp, NULL);
 }
 
 /* True if the operations in 'params' may be freed as they run: nobody
@@ -698,6 +715,28 @@ request_ops_put(const struct request_ops *ops, const json_t *op)
     }
 }
 
+/* The result array being built: a tree, or its text (then 'array' is
+ * NULL). */
+struct results {
+    json_t *array;
+    struct ovsdb_results_text *text;
+    size_t n;
+};
+
+/* Appends 'result' (stolen). */
+static void
+results_add(struct results *r, json_t *result)
+{
+    if (r->text) {
+        ds_put_cstr(&r->text->text, r->n ? "," : "[");
+        jsonx_put(&r->text->text, result);
+        json_decref(result);
+    } else {
+        json_array_append_new(r->array, result);
+    }
+    r->n++;
+}
+
 /* ovsdb_execute_compose_authorized(), where 'releasable' is either NULL or
  * 'params' itself, which may then lose its operations as they run; with
  * 'lazy', 'params' is NULL and the operations are parsed one at a time. */
@@ -707,7 +746,7 @@ compose(struct ovsdb *db, const json_t *params, json_t *releasable,
         ovsdb_lock_held_cb *lock_held, void *lock_aux,
         ovsdb_authorize_cb *authorize, void *authorize_aux,
         long long elapsed_msec, long long *timeout_msec, bool *durable,
-        json_t **resultp)
+        json_t **resultp, struct ovsdb_results_text *results_text)
 {
     *durable = false;
     if (timeout_msec) {
@@ -725,8 +764,15 @@ compose(struct ovsdb *db, const json_t *params, json_t *releasable,
         struct ovsdb_txn *txn = compose(db, whole, NULL, NULL, read_only,
                                         lock_held, lock_aux, authorize,
                                         authorize_aux, elapsed_msec,
-                                        timeout_msec, durable, resultp);
+                                        timeout_msec, durable, resultp, NULL);
         json_decref(whole);
+        if (results_text && *resultp) {
+            /* Only errors come this way. */
+            jsonx_put(&results_text->text, *resultp);
+            results_text->has_error = true;
+            json_decref(*resultp);
+            *resultp = NULL;
+        }
         return txn;
     }
     if (!lazy && !json_is_array(params)) {
@@ -756,7 +802,10 @@ compose(struct ovsdb *db, const json_t *params, json_t *releasable,
 
     size_t n_ops = request_ops_size(&ops) - 1;
     bool release_ops = releasable && may_release_ops(params);
-    json_t *results = json_array();
+    struct results results = {
+        .array = results_text ? NULL : json_array(),
+        .text = results_text,
+    };
     struct ovsdb_error *error = NULL;
     for (size_t i = 1; i <= n_ops; i++) {
         const json_t *op_json = request_ops_get(&ops, i);
@@ -793,18 +842,24 @@ compose(struct ovsdb *db, const json_t *params, json_t *releasable,
                 ovsdb_error_destroy(error);
                 ovsdb_txn_abort(x.txn);
                 ovsdb_symbol_table_destroy(x.symtab);
-                json_decref(results);
+                json_decref(results.array);
+                if (results_text) {
+                    ds_clear(&results_text->text);
+                }
                 *timeout_msec = x.timeout_msec;
                 *resultp = NULL;
                 return NULL;
             }
-            json_array_append_new(results, ovsdb_error_to_json(error));
+            results_add(&results, ovsdb_error_to_json(error));
+            if (results_text) {
+                results_text->has_error = true;
+            }
             for (size_t j = i + 1; j <= n_ops; j++) {
-                json_array_append_new(results, json_null());
+                results_add(&results, json_null());
             }
             break;
         }
-        json_array_append_new(results, result);
+        results_add(&results, result);
         if (release_ops) {
             /* A big request's tree (jansson's) takes several times its
              * text: free each operation's part once it has run, so the
@@ -813,7 +868,10 @@ compose(struct ovsdb *db, const json_t *params, json_t *releasable,
         }
     }
     ovsdb_symbol_table_destroy(x.symtab);
-    *resultp = results;
+    if (results_text) {
+        ds_put_cstr(&results_text->text, results.n ? "]" : "[]");
+    }
+    *resultp = results.array;
     *durable = x.durable;
 
     if (error || ovsdb_txn_is_empty(x.txn)) {
@@ -831,11 +889,12 @@ ovsdb_execute_compose_authorized(struct ovsdb *db, json_t *params,
                                  ovsdb_authorize_cb *authorize,
                                  void *authorize_aux, long long elapsed_msec,
                                  long long *timeout_msec, bool *durable,
-                                 json_t **resultp)
+                                 json_t **resultp,
+                                 struct ovsdb_results_text *results_text)
 {
     return compose(db, params, params, lazy, read_only, lock_held, lock_aux,
                    authorize, authorize_aux, elapsed_msec, timeout_msec,
-                   durable, resultp);
+                   durable, resultp, results_text);
 }
 
 json_t *
@@ -853,7 +912,7 @@ ovsdb_execute_authorized(struct ovsdb *db, const json_t *params,
     json_t *result;
     struct ovsdb_txn *txn = compose(db, params, NULL, NULL, read_only, NULL,
                                     NULL, authorize, authorize_aux, 0, NULL,
-                                    &durable, &result);
+                                    &durable, &result, NULL);
     if (txn) {
         struct ovsdb_error *error = ovsdb_txn_precommit(txn);
         if (error) {

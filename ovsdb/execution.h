@@ -25,9 +25,11 @@
 
 #include <stdbool.h>
 #include <jansson.h>
+#include "lib/ds.h"
 #include "ovsdb/rbac.h"
 
 struct jsonx_lazy_array;
+struct ovsdb_results_text;
 struct ovsdb;
 struct ovsdb_column_set;
 struct ovsdb_error;
@@ -77,16 +79,35 @@ typedef struct ovsdb_error *ovsdb_authorize_cb(
  * (NULL: everything allowed) and its 'authorize_aux'.  If 'lazy' is
  * nonnull, 'params' is NULL and the request's params are 'lazy', whose
  * operations are parsed one at a time, each freed once it has run ('lazy'
- * keeps the text, so the caller may still parse the whole request). */
+ * keeps the text, so the caller may still parse the whole request).  If
+ * 'results_text' is nonnull (initialized empty), the result array is
+ * written there as text instead of '*resultp' (always NULL then), each
+ * result as its operation runs: the tree of a big request's results costs
+ * about 600 bytes per inserted row.  It stays empty if the request must
+ * wait. */
 struct ovsdb_txn *ovsdb_execute_compose_authorized(
     struct ovsdb *db, json_t *params, struct jsonx_lazy_array *lazy,
     bool read_only, ovsdb_lock_held_cb *lock_held, void *lock_aux,
     ovsdb_authorize_cb *authorize, void *authorize_aux, long long elapsed_msec,
-    long long *timeout_msec, bool *durable, json_t **resultp);
+    long long *timeout_msec, bool *durable, json_t **resultp,
+    struct ovsdb_results_text *results_text);
 
 /* Appends 'error' as an error object to 'result', the result array; takes
  * ownership of 'error'. */
 void ovsdb_execute_append_error(json_t *result, struct ovsdb_error *error);
+/* A result array as text (see ovsdb_execute_compose_authorized()). */
+struct ovsdb_results_text {
+    struct ds text; /* Empty if the request must wait. */
+    bool has_error; /* An operation or the commit failed. */
+};
+#define OVSDB_RESULTS_TEXT_INITIALIZER                                        \
+    {                                                                         \
+        DS_EMPTY_INITIALIZER, false                                           \
+    }
+
+/* Same as ovsdb_execute_append_error() for a result array in text. */
+void ovsdb_execute_append_error_text(struct ovsdb_results_text *results,
+                                     struct ovsdb_error *error);
 
 /* Convenience for tools and tests: compose, precommit, commit in memory
  * (no storage) and return the full reply; new reference.  'params' is

@@ -44,6 +44,7 @@ struct held_msg {
     uint64_t ticket;             /* Waits for this one, while 'sdb'. */
     json_t *id;                  /* Request id, while 'sdb'. */
     json_t *result;              /* Result array, while 'sdb'. */
+    struct ovsdb_results_text *results_text; /* Or as text, owned. */
     json_t *error;               /* Or the error of a "convert". */
     struct ds text;              /* Serialized message, once final. */
 
@@ -92,6 +93,11 @@ void session_send_transact_reply(struct ovsdb_session *,
                                  struct ovsdb_served_db *, const json_t *id,
                                  json_t *result, json_t *retry,
                                  long long created);
+/* Same for a result array as text (taken), of a request that is not
+ * retried. */
+void session_send_transact_text(struct ovsdb_session *,
+                                struct ovsdb_served_db *, const json_t *id,
+                                struct ovsdb_results_text *);
 struct held_msg *session_hold(struct ovsdb_session *,
                               struct ovsdb_served_db *);
 struct ovsdb_error *session_params_error(const json_t *params,

@@ -77,13 +77,14 @@ session_remove_waiting_txn(struct ovsdb_session *s, size_t i)
 static json_t *
 session_transact(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
                  json_t *params, struct jsonx_lazy_array *lazy,
-                 long long elapsed, long long *timeout)
+                 long long elapsed, long long *timeout,
+                 struct ovsdb_results_text *results_text)
 {
     struct ovsdb *db = ovsdb_served_db_get_ovsdb(sdb);
     if (!s->role || !ovsdb_rbac_enabled(db, s->role)) {
         return ovsdb_served_db_transact(sdb, params, lazy, s->read_only,
                                         session_lock_held_cb, s, NULL, NULL,
-                                        elapsed, timeout);
+                                        elapsed, timeout, results_text);
     }
 
     /* The client's ID is the common name of its TLS certificate. */
@@ -93,7 +94,7 @@ session_transact(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
     json_t *result = ovsdb_served_db_transact(sdb, params, lazy, s->read_only,
                                               session_lock_held_cb, s,
                                               ovsdb_rbac_authorize, &client,
-                                              elapsed, timeout);
+                                              elapsed, timeout, results_text);
     free(id);
     return result;
 }
@@ -122,12 +123,12 @@ transact_lazily(struct ovsdb_session *s, struct jsonrpc_msg *msg)
      * must see only data that is written. */
     ovsdb_served_db_flush(sdb);
     long long timeout = LLONG_MAX;
-    json_t *result = session_transact(s, sdb, NULL, msg->lazy_params, 0,
-                                      &timeout);
-    if (result) {
-        session_send_transact_reply(s, sdb, msg->id, result, NULL,
-                                    time_msec());
+    struct ovsdb_results_text results = OVSDB_RESULTS_TEXT_INITIALIZER;
+    session_transact(s, sdb, NULL, msg->lazy_params, 0, &timeout, &results);
+    if (results.text.length) {
+        session_send_transact_text(s, sdb, msg->id, &results);
     } else {
+        ds_destroy(&results.text);
         /* It waits: a waiting transaction runs from the parsed params. */
         jsonrpc_msg_parse_params(msg);
         session_add_waiting_txn(s, json_incref(msg->id),
@@ -176,7 +177,8 @@ session_handle_transact(struct ovsdb_session *s, struct jsonrpc_msg *msg)
             ovsdb_served_db_flush(sdb);
         }
         json_t *retry = keep_for_retry(sdb, params);
-        json_t *result = session_transact(s, sdb, params, NULL, 0, &timeout);
+        json_t *result = session_transact(s, sdb, params, NULL, 0, &timeout,
+                                          NULL);
         if (result) {
             session_send_transact_reply(s, sdb, msg->id, result, retry,
                                         time_msec());
@@ -237,7 +239,8 @@ session_run_waiting_txns(struct ovsdb_session *s)
             t->seqno = ovsdb_served_db_get_commit_seqno(t->sdb);
             json_t *retry = keep_for_retry(t->sdb, t->params);
             json_t *result = session_transact(s, t->sdb, t->params, NULL,
-                                              now - t->created, &timeout);
+                                              now - t->created, &timeout,
+                                              NULL);
             if (result) {
                 session_send_transact_reply(s, t->sdb, t->id, result, retry,
                                             t->created);

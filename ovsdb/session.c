@@ -241,6 +241,7 @@ session_hold(struct ovsdb_session *s, struct ovsdb_served_db *sdb)
     h->ticket = sdb ? ovsdb_served_db_get_last_ticket(sdb) : 0;
     h->id = NULL;
     h->result = NULL;
+    h->results_text = NULL;
     h->error = NULL;
     ds_init(&h->text);
     h->params = NULL;
@@ -255,6 +256,10 @@ held_msg_destroy(struct held_msg *h)
 {
     json_decref(h->id);
     json_decref(h->result);
+    if (h->results_text) {
+        ds_destroy(&h->results_text->text);
+        free(h->results_text);
+    }
     json_decref(h->error);
     json_decref(h->params);
     ds_destroy(&h->text);
@@ -406,6 +411,36 @@ session_send_transact_reply(struct ovsdb_session *s,
     }
 }
 
+/* The reply to request 'id' with result array 'results' (its buffer
+ * taken), serialized as serialize_msg() would. */
+static void
+send_results_text(struct ovsdb_session *s, const json_t *id,
+                  struct ovsdb_results_text *results)
+{
+    struct ds out = DS_EMPTY_INITIALIZER;
+    ds_put_cstr(&out, "{\"id\":");
+    jsonx_put(&out, id);
+    ds_put_cstr(&out, ",\"result\":");
+    ds_put_buffer(&out, results->text.string, results->text.length);
+    ds_destroy(&results->text);
+    ds_put_cstr(&out, ",\"error\":null}");
+    session_send_text(s, &out);
+}
+
+void
+session_send_transact_text(struct ovsdb_session *s,
+                           struct ovsdb_served_db *sdb, const json_t *id,
+                           struct ovsdb_results_text *results)
+{
+    if (ovsdb_served_db_has_pending(sdb)) {
+        struct held_msg *h = session_hold(s, sdb);
+        h->id = json_incref((json_t *) id);
+        h->results_text = xmemdup(results, sizeof *results);
+    } else {
+        send_results_text(s, id, results);
+    }
+}
+
 /* True if 'result', a "transact" result array, reports an error. */
 static bool
 result_has_error(const json_t *result)
@@ -441,6 +476,11 @@ ovsdb_session_batch_done(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
                 json_decref(h->result);
                 h->result = NULL;
                 h->error = ovsdb_error_to_json(error);
+            } else if (error && h->results_text) {
+                if (!h->results_text->has_error) {
+                    ovsdb_execute_append_error_text(h->results_text,
+                                                    ovsdb_error_clone(error));
+                }
             } else if (error && !result_has_error(h->result)) {
                 /* As for a commit that failed on its own: the operations'
                  * results, then the error. */
@@ -470,6 +510,10 @@ ovsdb_session_batch_done(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
         } else if (h->result || h->error) {
             session_send(s, h->id, h->result, h->error, NULL, NULL);
             h->result = h->error = NULL;
+        } else if (h->results_text) {
+            send_results_text(s, h->id, h->results_text);
+            free(h->results_text);
+            h->results_text = NULL;
         } else {
             /* With the allowance a big reply gets when it is not held. */
             send_text(s, &h->text);
