@@ -42,20 +42,22 @@ VLOG_DEFINE_THIS_MODULE(jsonrpc);
  * next jsonrpc_run(). */
 #define EAGER_SEND_BYTES (64 * 1024)
 
-/* Bytes to ask the stream for per read. */
-#define READ_SIZE (64 * 1024)
+/* Room the input buffer has for a read, at least: it starts this big and
+ * doubles as a big message needs.  Small, because every connection keeps
+ * one: 300 idle OVN clients held 20 MB of 64 kB buffers (DESIGN.md,
+ * "Memory with monitoring clients"). */
+#define MIN_READ_ROOM 4096
 
 /* Bytes one jsonrpc_recv() call reads at most, so that a peer sending one
  * huge message is read over several passes of its owner's loop instead of
  * stalling everyone else's requests until it is complete. */
-#define MAX_READ_PER_RECV (16 * READ_SIZE)
+#define MAX_READ_PER_RECV (1024 * 1024)
 
 /* Idle input and output buffers bigger than this are freed, so one big
- * message does not pin its memory for the life of the connection.  With
- * ten monitoring clients on Insert, 64 kB rather than 256 kB held 1.1-1.3
- * MB less at the end of the run, for no more CPU (DESIGN.md, "Start
- * memory, and what holds the rest"). */
-#define KEEP_BUFFER_BYTES (64 * 1024)
+ * message does not pin its memory for the life of the connection: with
+ * hundreds of clients, each one's initial monitor reply would (DESIGN.md,
+ * "Memory with monitoring clients"). */
+#define KEEP_BUFFER_BYTES (8 * 1024)
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
@@ -887,15 +889,15 @@ jsonrpc_recv(struct jsonrpc *rpc, struct jsonrpc_msg **msgp)
         }
 
         /* Need more input: make room, then read. */
-        if (rpc->start > 0 && rpc->allocated - rpc->len < READ_SIZE) {
+        if (rpc->start > 0 && rpc->allocated - rpc->len < MIN_READ_ROOM) {
             memmove(rpc->input, rpc->input + rpc->start,
                     rpc->len - rpc->start);
             rpc->len -= rpc->start;
             rpc->scan -= rpc->start;
             rpc->start = 0;
         }
-        if (rpc->allocated - rpc->len < READ_SIZE) {
-            rpc->allocated = MAX(rpc->allocated * 2, rpc->len + READ_SIZE);
+        if (rpc->allocated - rpc->len < MIN_READ_ROOM) {
+            rpc->allocated = MAX(rpc->allocated * 2, rpc->len + MIN_READ_ROOM);
             rpc->input = xrealloc(rpc->input, rpc->allocated);
         }
         ssize_t n = stream_recv(rpc->stream, rpc->input + rpc->len,
