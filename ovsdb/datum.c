@@ -491,15 +491,14 @@ ovsdb_atom_to_json(const union ovsdb_atom *atom, enum ovsdb_atomic_type type)
 
 /* Datums. */
 
-/* Frees the arrays of 'd' (not the atoms) and makes it empty. */
+/* Frees the array of 'd' (not the atoms) and makes it empty. */
 static void
 free_arrays(struct ovsdb_datum *d)
 {
     if (!d->keys_inline) {
         free(d->keys);
     }
-    free(d->values);
-    d->keys = d->values = NULL;
+    d->keys = NULL;
     d->keys_inline = false;
     d->n = 0;
 }
@@ -509,17 +508,39 @@ ovsdb_datum_init_empty(struct ovsdb_datum *datum)
 {
     datum->n = 0;
     datum->keys_inline = false;
+    datum->is_map = false;
     datum->keys = NULL;
-    datum->values = NULL;
 }
 
+/* Allocates room for 'n' keys and, for a map, 'n' values after them. */
 static void
 datum_alloc(struct ovsdb_datum *datum, unsigned int n, bool is_map)
 {
     datum->n = n;
     datum->keys_inline = false;
-    datum->keys = n ? xmalloc(n * sizeof *datum->keys) : NULL;
-    datum->values = n && is_map ? xmalloc(n * sizeof *datum->values) : NULL;
+    datum->is_map = is_map;
+    size_t n_atoms = is_map ? 2 * (size_t) n : n;
+    datum->keys = n ? xmalloc(n_atoms * sizeof *datum->keys) : NULL;
+}
+
+/* For 'd' allocated for 'n_alloc' elements of which the first 'n' are set
+ * (for a map, their values from index 'n_alloc'): moves the values next to
+ * the keys, gives back the unused room and sets 'd->n'. */
+static void
+finish_elements(struct ovsdb_datum *d, unsigned int n, unsigned int n_alloc)
+{
+    if (!n) {
+        free_arrays(d);
+        return;
+    }
+    if (n != n_alloc && !d->keys_inline) {
+        if (d->is_map) {
+            memmove(&d->keys[n], &d->keys[n_alloc], n * sizeof *d->keys);
+        }
+        size_t n_atoms = d->is_map ? 2 * (size_t) n : n;
+        d->keys = xrealloc(d->keys, n_atoms * sizeof *d->keys);
+    }
+    d->n = n;
 }
 
 void
@@ -532,8 +553,8 @@ ovsdb_datum_init_default(struct ovsdb_datum *datum,
     }
     datum_alloc(datum, 1, ovsdb_type_is_map(type));
     ovsdb_atom_init_default(&datum->keys[0], type->key.type);
-    if (datum->values) {
-        ovsdb_atom_init_default(&datum->values[0], type->value.type);
+    if (datum->is_map) {
+        ovsdb_atom_init_default(&datum->keys[1], type->value.type);
     }
 }
 
@@ -547,8 +568,7 @@ ovsdb_datum_is_default(const struct ovsdb_datum *datum,
     return datum->n == 1
            && ovsdb_atom_is_default(&datum->keys[0], type->key.type)
            && (!ovsdb_type_is_map(type)
-               || ovsdb_atom_is_default(&datum->values[0],
-                                        type->value.type));
+               || ovsdb_atom_is_default(&datum->keys[1], type->value.type));
 }
 
 void
@@ -589,19 +609,21 @@ void
 ovsdb_datum_clone(struct ovsdb_datum *dst, const struct ovsdb_datum *src,
                   const struct ovsdb_type *type)
 {
-    datum_alloc(dst, src->n, src->values != NULL);
+    const union ovsdb_atom *values = ovsdb_datum_values(src);
+    datum_alloc(dst, src->n, values != NULL);
     clone_atoms(dst->keys, src->keys, src->n, type->key.type);
-    if (src->values) {
-        clone_atoms(dst->values, src->values, src->n, type->value.type);
+    if (values) {
+        clone_atoms(&dst->keys[src->n], values, src->n, type->value.type);
     }
 }
 
 void
 ovsdb_datum_destroy(struct ovsdb_datum *datum, const struct ovsdb_type *type)
 {
+    union ovsdb_atom *values = ovsdb_datum_values(datum);
     destroy_atoms(datum->keys, datum->n, type->key.type);
-    if (datum->values) {
-        destroy_atoms(datum->values, datum->n, type->value.type);
+    if (values) {
+        destroy_atoms(values, datum->n, type->value.type);
     }
     free_arrays(datum);
 }
@@ -610,7 +632,7 @@ void
 ovsdb_datum_replace(struct ovsdb_datum *dst, const struct ovsdb_datum *src,
                     const struct ovsdb_type *type)
 {
-    if (dst->keys_inline && src->n == 1 && !src->values) {
+    if (dst->keys_inline && src->n == 1 && !src->is_map) {
         union ovsdb_atom atom;
         ovsdb_atom_clone(&atom, &src->keys[0], type->key.type);
         destroy_atoms(dst->keys, dst->n, type->key.type);
@@ -631,7 +653,7 @@ ovsdb_datum_move(struct ovsdb_datum *dst, struct ovsdb_datum *src,
     if (src->keys_inline) {
         ovsdb_datum_replace(dst, src, type);
         ovsdb_datum_destroy(src, type);
-    } else if (dst->keys_inline && src->n == 1 && !src->values) {
+    } else if (dst->keys_inline && src->n == 1 && !src->is_map) {
         destroy_atoms(dst->keys, dst->n, type->key.type);
         dst->keys[0] = src->keys[0];      /* Takes the string reference. */
         dst->n = 1;
@@ -651,8 +673,8 @@ ovsdb_datum_clone_inline(struct ovsdb_datum *dst,
 {
     dst->n = 1;
     dst->keys_inline = true;
+    dst->is_map = false;
     dst->keys = slot;
-    dst->values = NULL;
     ovsdb_atom_clone(slot, &src->keys[0], type->key.type);
 }
 
@@ -705,20 +727,22 @@ datum_sort_unchecked(struct ovsdb_datum *datum, const struct ovsdb_type *type)
     if (datum->n < 2 || datum_is_sorted(datum, kt)) {
         return;
     }
-    if (!datum->values) {
+    union ovsdb_atom *values = ovsdb_datum_values(datum);
+    if (!values) {
         qsort_r(datum->keys, datum->n, sizeof *datum->keys, compare_atoms,
                 &kt);
         return;
     }
+    /* The values must move with their keys. */
     struct sort_pair *pairs = xmalloc(datum->n * sizeof *pairs);
     for (unsigned int i = 0; i < datum->n; i++) {
         pairs[i].key = datum->keys[i];
-        pairs[i].value = datum->values[i];
+        pairs[i].value = values[i];
     }
     qsort_r(pairs, datum->n, sizeof *pairs, compare_pairs, &kt);
     for (unsigned int i = 0; i < datum->n; i++) {
         datum->keys[i] = pairs[i].key;
-        datum->values[i] = pairs[i].value;
+        values[i] = pairs[i].value;
     }
     free(pairs);
 }
@@ -730,15 +754,28 @@ ovsdb_datum_sort(struct ovsdb_datum *datum, const struct ovsdb_type *type)
     for (unsigned int i = 1; i < datum->n; i++) {
         if (ovsdb_atom_equals(&datum->keys[i - 1], &datum->keys[i],
                               type->key.type)) {
-            return ovsdb_error(OVSDB_E_OVSDB, datum->values
-                               ? "map contains duplicate key"
-                               : "set contains duplicate");
+            return ovsdb_error(OVSDB_E_OVSDB,
+                               (datum->is_map ? "map contains duplicate key"
+                                              : "set contains duplicate"));
         }
     }
     return NULL;
 }
 
 /* JSON. */
+
+/* Destroys 'datum', allocated for datum->n elements of which only the first
+ * 'n' (keys and, for a map, values) are set. */
+static void
+destroy_partial(struct ovsdb_datum *datum, unsigned int n,
+                const struct ovsdb_type *type)
+{
+    destroy_atoms(datum->keys, n, type->key.type);
+    if (datum->is_map) {
+        destroy_atoms(&datum->keys[datum->n], n, type->value.type);
+    }
+    free_arrays(datum);
+}
 
 static struct ovsdb_error *
 datum_from_json(struct ovsdb_datum *datum, const struct ovsdb_type *type,
@@ -773,36 +810,36 @@ datum_from_json(struct ovsdb_datum *datum, const struct ovsdb_type *type,
         }
 
         datum_alloc(datum, n, is_map);
-        datum->n = 0;
+        union ovsdb_atom *values = ovsdb_datum_values(datum);
         for (size_t i = 0; i < n; i++) {
             const json_t *elem = json_array_get(inner, i);
             const json_t *key_json = elem, *value_json = NULL;
+            struct ovsdb_error *error = NULL;
             if (is_map) {
                 if (!json_is_array(elem) || json_array_size(elem) != 2) {
-                    ovsdb_datum_destroy(datum, type);
-                    return ovsdb_syntax_error(elem, OVSDB_E_SYNTAX,
-                                              "expected 2-element array");
+                    error = ovsdb_syntax_error(elem, OVSDB_E_SYNTAX,
+                                               "expected 2-element array");
+                    destroy_partial(datum, i, type);
+                    return error;
                 }
                 key_json = json_array_get(elem, 0);
                 value_json = json_array_get(elem, 1);
             }
-            struct ovsdb_error *error;
             error = ovsdb_atom_from_json(&datum->keys[i], &type->key,
                                          key_json, symtab);
             if (error) {
-                ovsdb_datum_destroy(datum, type);
+                destroy_partial(datum, i, type);
                 return error;
             }
             if (is_map) {
-                error = ovsdb_atom_from_json(&datum->values[i], &type->value,
+                error = ovsdb_atom_from_json(&values[i], &type->value,
                                              value_json, symtab);
                 if (error) {
                     ovsdb_atom_destroy(&datum->keys[i], type->key.type);
-                    ovsdb_datum_destroy(datum, type);
+                    destroy_partial(datum, i, type);
                     return error;
                 }
             }
-            datum->n++;
         }
         struct ovsdb_error *error = ovsdb_datum_sort(datum, type);
         if (error) {
@@ -844,13 +881,14 @@ ovsdb_datum_to_json(const struct ovsdb_datum *datum,
                     const struct ovsdb_type *type)
 {
     if (ovsdb_type_is_map(type)) {
+        const union ovsdb_atom *values = ovsdb_datum_values(datum);
         json_t *pairs = json_array();
         for (unsigned int i = 0; i < datum->n; i++) {
             json_t *pair = json_array();
             json_array_append_new(pair, ovsdb_atom_to_json(&datum->keys[i],
                                                            type->key.type));
-            json_array_append_new(pair, ovsdb_atom_to_json(
-                                      &datum->values[i], type->value.type));
+            json_array_append_new(pair, ovsdb_atom_to_json(&values[i],
+                                                           type->value.type));
             json_array_append_new(pairs, pair);
         }
         return jsonx_tagged_new("map", pairs);
@@ -903,12 +941,13 @@ ovsdb_datum_put_json(struct ds *out, const struct ovsdb_datum *datum,
                      const struct ovsdb_type *type)
 {
     if (ovsdb_type_is_map(type)) {
+        const union ovsdb_atom *values = ovsdb_datum_values(datum);
         ds_put_cstr(out, "[\"map\",[");
         for (unsigned int i = 0; i < datum->n; i++) {
             ds_put_cstr(out, i ? ",[" : "[");
             ovsdb_atom_put_json(out, &datum->keys[i], type->key.type);
             ds_put_char(out, ',');
-            ovsdb_atom_put_json(out, &datum->values[i], type->value.type);
+            ovsdb_atom_put_json(out, &values[i], type->value.type);
             ds_put_char(out, ']');
         }
         ds_put_cstr(out, "]]");
@@ -946,12 +985,12 @@ struct ovsdb_error *
 ovsdb_datum_check_constraints(const struct ovsdb_datum *datum,
                               const struct ovsdb_type *type)
 {
+    const union ovsdb_atom *values = ovsdb_datum_values(datum);
     for (unsigned int i = 0; i < datum->n; i++) {
         struct ovsdb_error *error;
         error = ovsdb_atom_check_constraints(&datum->keys[i], &type->key);
-        if (!error && datum->values) {
-            error = ovsdb_atom_check_constraints(&datum->values[i],
-                                                 &type->value);
+        if (!error && values) {
+            error = ovsdb_atom_check_constraints(&values[i], &type->value);
         }
         if (error) {
             return error;
@@ -966,12 +1005,12 @@ uint32_t
 ovsdb_datum_hash(const struct ovsdb_datum *datum,
                  const struct ovsdb_type *type, uint32_t basis)
 {
+    const union ovsdb_atom *values = ovsdb_datum_values(datum);
     uint32_t hash = basis;
     for (unsigned int i = 0; i < datum->n; i++) {
         hash = ovsdb_atom_hash(&datum->keys[i], type->key.type, hash);
-        if (datum->values) {
-            hash = ovsdb_atom_hash(&datum->values[i], type->value.type,
-                                   hash);
+        if (values) {
+            hash = ovsdb_atom_hash(&values[i], type->value.type, hash);
         }
     }
     return hash_finish(hash, datum->n);
@@ -993,9 +1032,10 @@ ovsdb_datum_compare_3way(const struct ovsdb_datum *a,
         }
     }
     if (ovsdb_type_is_map(type)) {
+        const union ovsdb_atom *av = ovsdb_datum_values(a);
+        const union ovsdb_atom *bv = ovsdb_datum_values(b);
         for (unsigned int i = 0; i < a->n; i++) {
-            int c = ovsdb_atom_compare_3way(&a->values[i], &b->values[i],
-                                            type->value.type);
+            int c = ovsdb_atom_compare_3way(&av[i], &bv[i], type->value.type);
             if (c) {
                 return c;
             }
@@ -1039,8 +1079,8 @@ find_element(const struct ovsdb_datum *a, unsigned int i,
 {
     unsigned int j = ovsdb_datum_find_key(b, &a->keys[i], type->key.type);
     if (j != UINT_MAX && ovsdb_type_is_map(type)
-        && !ovsdb_atom_equals(&a->values[i], &b->values[j],
-                              type->value.type)) {
+        && !ovsdb_atom_equals(&ovsdb_datum_values(a)[i],
+                              &ovsdb_datum_values(b)[j], type->value.type)) {
         return UINT_MAX;
     }
     return j;
@@ -1092,6 +1132,9 @@ merge_into(struct ovsdb_datum *a, const struct ovsdb_datum *b,
 
     struct ovsdb_datum out;
     datum_alloc(&out, a->n + n_take, is_map);
+    union ovsdb_atom *out_values = ovsdb_datum_values(&out);
+    const union ovsdb_atom *a_values = ovsdb_datum_values(a);
+    const union ovsdb_atom *b_values = ovsdb_datum_values(b);
     unsigned int i = 0, j = 0, k = 0;
     enum ovsdb_atomic_type kt = type->key.type, vt = type->value.type;
     while (i < a->n || j < b->n) {
@@ -1105,13 +1148,13 @@ merge_into(struct ovsdb_datum *a, const struct ovsdb_datum *b,
         if (from_a) {
             out.keys[k] = a->keys[i];
             if (is_map) {
-                out.values[k] = a->values[i];
+                out_values[k] = a_values[i];
             }
             i++;
         } else {
             ovsdb_atom_clone(&out.keys[k], &b->keys[j], kt);
             if (is_map) {
-                ovsdb_atom_clone(&out.values[k], &b->values[j], vt);
+                ovsdb_atom_clone(&out_values[k], &b_values[j], vt);
             }
             j++;
         }
@@ -1139,25 +1182,23 @@ static void
 drop_elements(struct ovsdb_datum *a, const bool *drop,
               const struct ovsdb_type *type)
 {
+    union ovsdb_atom *values = ovsdb_datum_values(a);
     unsigned int k = 0;
     for (unsigned int i = 0; i < a->n; i++) {
         if (drop[i]) {
             ovsdb_atom_destroy(&a->keys[i], type->key.type);
-            if (a->values) {
-                ovsdb_atom_destroy(&a->values[i], type->value.type);
+            if (values) {
+                ovsdb_atom_destroy(&values[i], type->value.type);
             }
         } else {
             a->keys[k] = a->keys[i];
-            if (a->values) {
-                a->values[k] = a->values[i];
+            if (values) {
+                values[k] = values[i];
             }
             k++;
         }
     }
-    a->n = k;
-    if (!k) {
-        free_arrays(a);
-    }
+    finish_elements(a, k, a->n);
 }
 
 void
@@ -1177,7 +1218,8 @@ ovsdb_datum_subtract(struct ovsdb_datum *a, const struct ovsdb_type *a_type,
             continue;
         }
         if (ovsdb_type_is_map(b_type)
-            && !ovsdb_atom_equals(&a->values[i], &b->values[j],
+            && !ovsdb_atom_equals(&ovsdb_datum_values(a)[i],
+                                  &ovsdb_datum_values(b)[j],
                                   a_type->value.type)) {
             continue;
         }
@@ -1197,53 +1239,64 @@ ovsdb_datum_put(struct ovsdb_datum *datum, const union ovsdb_atom *key,
     bool is_map = ovsdb_type_is_map(type);
     if (idx != UINT_MAX) {
         if (is_map) {
-            ovsdb_atom_destroy(&datum->values[idx], type->value.type);
-            ovsdb_atom_clone(&datum->values[idx], value, type->value.type);
+            union ovsdb_atom *values = ovsdb_datum_values(datum);
+            ovsdb_atom_destroy(&values[idx], type->value.type);
+            ovsdb_atom_clone(&values[idx], value, type->value.type);
         }
         return;
     }
 
+    unsigned int n = datum->n;
     unsigned int pos = 0;
-    while (pos < datum->n
-           && ovsdb_atom_compare_3way(&datum->keys[pos], key,
-                                      type->key.type) < 0) {
+    enum ovsdb_atomic_type kt = type->key.type;
+    while (pos < n
+           && ovsdb_atom_compare_3way(&datum->keys[pos], key, kt) < 0) {
         pos++;
     }
+    union ovsdb_atom *keys;
     if (datum->keys_inline) {
-        union ovsdb_atom *keys = xmalloc((datum->n + 1) * sizeof *keys);
-        memcpy(keys, datum->keys, datum->n * sizeof *keys);
-        datum->keys = keys;
+        /* Only a set's one key is ever inline. */
+        keys = xmalloc((n + 1) * sizeof *keys);
+        memcpy(keys, datum->keys, n * sizeof *keys);
         datum->keys_inline = false;
     } else {
-        datum->keys = xrealloc(datum->keys,
-                               (datum->n + 1) * sizeof *datum->keys);
+        size_t n_atoms = is_map ? 2 * ((size_t) n + 1) : (size_t) n + 1;
+        keys = xrealloc(datum->keys, n_atoms * sizeof *keys);
     }
-    memmove(&datum->keys[pos + 1], &datum->keys[pos],
-            (datum->n - pos) * sizeof *datum->keys);
-    ovsdb_atom_clone(&datum->keys[pos], key, type->key.type);
     if (is_map) {
-        datum->values = xrealloc(datum->values,
-                                 (datum->n + 1) * sizeof *datum->values);
-        memmove(&datum->values[pos + 1], &datum->values[pos],
-                (datum->n - pos) * sizeof *datum->values);
-        ovsdb_atom_clone(&datum->values[pos], value, type->value.type);
+        /* [n keys][n values] becomes [n + 1 keys][n + 1 values] with a gap
+         * at 'pos' in each: the values after 'pos' move by 2, those before
+         * by 1, then the keys after 'pos' by 1, each into room already
+         * vacated. */
+        memmove(&keys[n + pos + 2], &keys[n + pos], (n - pos) * sizeof *keys);
+        memmove(&keys[n + 1], &keys[n], pos * sizeof *keys);
+        ovsdb_atom_clone(&keys[n + 1 + pos], value, type->value.type);
     }
-    datum->n++;
+    memmove(&keys[pos + 1], &keys[pos], (n - pos) * sizeof *keys);
+    ovsdb_atom_clone(&keys[pos], key, kt);
+    datum->keys = keys;
+    datum->is_map = is_map;
+    datum->n = n + 1;
 }
 
 void
 ovsdb_datum_remove(struct ovsdb_datum *datum, unsigned int idx,
                    const struct ovsdb_type *type)
 {
-    ovsdb_atom_destroy(&datum->keys[idx], type->key.type);
-    memmove(&datum->keys[idx], &datum->keys[idx + 1],
-            (datum->n - idx - 1) * sizeof *datum->keys);
-    if (datum->values) {
-        ovsdb_atom_destroy(&datum->values[idx], type->value.type);
-        memmove(&datum->values[idx], &datum->values[idx + 1],
-                (datum->n - idx - 1) * sizeof *datum->values);
+    unsigned int n = datum->n;
+    union ovsdb_atom *keys = datum->keys;
+    union ovsdb_atom *values = ovsdb_datum_values(datum);
+    ovsdb_atom_destroy(&keys[idx], type->key.type);
+    memmove(&keys[idx], &keys[idx + 1], (n - idx - 1) * sizeof *keys);
+    if (values) {
+        /* The values move down by 1 before 'idx' and by 2 after it, into
+         * room already vacated. */
+        ovsdb_atom_destroy(&values[idx], type->value.type);
+        memmove(&keys[n - 1], &values[0], idx * sizeof *keys);
+        memmove(&keys[n - 1 + idx], &values[idx + 1],
+                (n - idx - 1) * sizeof *keys);
     }
-    datum->n--;
+    datum->n = n - 1;
     if (!datum->n) {
         free_arrays(datum);
     }
@@ -1258,7 +1311,11 @@ ovsdb_datum_diff(struct ovsdb_datum *diff, const struct ovsdb_datum *old,
 {
     bool is_map = ovsdb_type_is_map(type);
     enum ovsdb_atomic_type kt = type->key.type, vt = type->value.type;
-    datum_alloc(diff, old->n + new->n, is_map);
+    const union ovsdb_atom *ov = ovsdb_datum_values(old);
+    const union ovsdb_atom *nv = ovsdb_datum_values(new);
+    unsigned int n_alloc = old->n + new->n;
+    datum_alloc(diff, n_alloc, is_map);
+    union ovsdb_atom *dv = ovsdb_datum_values(diff);
     unsigned int i = 0, j = 0, k = 0;
     while (i < old->n || j < new->n) {
         int c = (i >= old->n ? 1
@@ -1267,32 +1324,28 @@ ovsdb_datum_diff(struct ovsdb_datum *diff, const struct ovsdb_datum *old,
         if (c < 0) {
             ovsdb_atom_clone(&diff->keys[k], &old->keys[i], kt);
             if (is_map) {
-                ovsdb_atom_clone(&diff->values[k], &old->values[i], vt);
+                ovsdb_atom_clone(&dv[k], &ov[i], vt);
             }
             i++;
             k++;
         } else if (c > 0) {
             ovsdb_atom_clone(&diff->keys[k], &new->keys[j], kt);
             if (is_map) {
-                ovsdb_atom_clone(&diff->values[k], &new->values[j], vt);
+                ovsdb_atom_clone(&dv[k], &nv[j], vt);
             }
             j++;
             k++;
         } else {
-            if (is_map && !ovsdb_atom_equals(&old->values[i],
-                                             &new->values[j], vt)) {
+            if (is_map && !ovsdb_atom_equals(&ov[i], &nv[j], vt)) {
                 ovsdb_atom_clone(&diff->keys[k], &new->keys[j], kt);
-                ovsdb_atom_clone(&diff->values[k], &new->values[j], vt);
+                ovsdb_atom_clone(&dv[k], &nv[j], vt);
                 k++;
             }
             i++;
             j++;
         }
     }
-    diff->n = k;
-    if (!k) {
-        free_arrays(diff);
-    }
+    finish_elements(diff, k, n_alloc);
 }
 
 struct ovsdb_error *
@@ -1302,7 +1355,11 @@ ovsdb_datum_apply_diff(struct ovsdb_datum *new, const struct ovsdb_datum *old,
 {
     bool is_map = ovsdb_type_is_map(type);
     enum ovsdb_atomic_type kt = type->key.type, vt = type->value.type;
-    datum_alloc(new, old->n + diff->n, is_map);
+    const union ovsdb_atom *ov = ovsdb_datum_values(old);
+    const union ovsdb_atom *dv = ovsdb_datum_values(diff);
+    unsigned int n_alloc = old->n + diff->n;
+    datum_alloc(new, n_alloc, is_map);
+    union ovsdb_atom *nv = ovsdb_datum_values(new);
     unsigned int i = 0, j = 0, k = 0;
     while (i < old->n || j < diff->n) {
         int c = (i >= old->n ? 1
@@ -1312,17 +1369,16 @@ ovsdb_datum_apply_diff(struct ovsdb_datum *new, const struct ovsdb_datum *old,
         const union ovsdb_atom *key = NULL, *value = NULL;
         if (c < 0) {
             key = &old->keys[i];
-            value = is_map ? &old->values[i] : NULL;
+            value = is_map ? &ov[i] : NULL;
             i++;
         } else if (c > 0) {
             key = &diff->keys[j];
-            value = is_map ? &diff->values[j] : NULL;
+            value = is_map ? &dv[j] : NULL;
             j++;
         } else {
-            if (is_map && !ovsdb_atom_equals(&old->values[i],
-                                             &diff->values[j], vt)) {
+            if (is_map && !ovsdb_atom_equals(&ov[i], &dv[j], vt)) {
                 key = &diff->keys[j];
-                value = &diff->values[j];
+                value = &dv[j];
             }
             i++;
             j++;
@@ -1330,15 +1386,12 @@ ovsdb_datum_apply_diff(struct ovsdb_datum *new, const struct ovsdb_datum *old,
         if (key) {
             ovsdb_atom_clone(&new->keys[k], key, kt);
             if (is_map) {
-                ovsdb_atom_clone(&new->values[k], value, vt);
+                ovsdb_atom_clone(&nv[k], value, vt);
             }
             k++;
         }
     }
-    new->n = k;
-    if (!k) {
-        free_arrays(new);
-    }
+    finish_elements(new, k, n_alloc);
     struct ovsdb_error *error = ovsdb_datum_check_size(new, type);
     if (error) {
         ovsdb_datum_destroy(new, type);
@@ -1365,6 +1418,7 @@ ovsdb_datum_to_string(const struct ovsdb_datum *datum,
     if (brackets) {
         ds_put_char(out, is_map ? '{' : '[');
     }
+    const union ovsdb_atom *values = ovsdb_datum_values(datum);
     for (unsigned int i = 0; i < datum->n; i++) {
         if (i) {
             ds_put_cstr(out, ", ");
@@ -1372,7 +1426,7 @@ ovsdb_datum_to_string(const struct ovsdb_datum *datum,
         ovsdb_atom_to_string(&datum->keys[i], type->key.type, out);
         if (is_map) {
             ds_put_char(out, '=');
-            ovsdb_atom_to_string(&datum->values[i], type->value.type, out);
+            ovsdb_atom_to_string(&values[i], type->value.type, out);
         }
     }
     if (brackets) {

@@ -5,16 +5,17 @@
  * atom or a datum of strings never copies characters.
  *
  * A datum is the value of one column: 'n' keys (and, for a map, 'n'
- * values) in arrays sorted by key, without duplicate keys.  A scalar is a
- * datum with n == 1.  The type of a datum is not stored in it: every
- * function takes the 'struct ovsdb_type' (or atomic type) from the column.
+ * values after them in the same array) sorted by key, without duplicate
+ * keys.  A scalar is a datum with n == 1.  The type of a datum is not
+ * stored in it: every function takes the 'struct ovsdb_type' (or atomic
+ * type) from the column.
  *
  * JSON follows RFC 7047 section 5.1: atoms are JSON numbers, booleans,
  * strings or ["uuid", "..."] / ["named-uuid", "..."]; sets are a bare atom
  * or ["set", [...]]; maps are ["map", [[k, v], ...]].
  *
- * Ownership: a datum owns its arrays and one reference to each string in
- * them; ovsdb_datum_destroy() releases them. */
+ * Ownership: a datum owns its array and one reference to each string in
+ * it; ovsdb_datum_destroy() releases them. */
 #ifndef OVSDB_DATUM_H
 #define OVSDB_DATUM_H 1
 
@@ -100,13 +101,28 @@ struct ovsdb_datum {
                                  * the row itself (see row.h), not freed
                                  * separately.  Datum functions keep it
                                  * right; code that assigns 'keys' by hand
-                                 * must leave it false. */
-    union ovsdb_atom *keys;     /* 'n' keys, sorted; NULL if n == 0. */
-    union ovsdb_atom *values;   /* 'n' values for a map, otherwise NULL. */
+                                 * must leave it false.  Never for a map. */
+    bool is_map;                /* 'keys' is followed by the 'n' values. */
+    union ovsdb_atom *keys;     /* 'n' keys, sorted, then for a map their
+                                 * 'n' values in the same array (one block,
+                                 * so that a datum is 16 bytes); NULL if
+                                 * n == 0. */
 };
 
-#define OVSDB_DATUM_EMPTY_INITIALIZER                                        \
-    { .n = 0, .keys_inline = false, .keys = NULL, .values = NULL }
+/* Empty, not inline, not a map. */
+#define OVSDB_DATUM_EMPTY_INITIALIZER                                         \
+    {                                                                         \
+        0, false, false, NULL                                                 \
+    }
+
+/* Returns the 'n' values of a map datum (they follow its keys), or NULL if
+ * 'datum' is not a map or is empty.  Changing 'datum->n' moves them, so
+ * only datum.c changes the number of elements of a map. */
+static inline union ovsdb_atom *
+ovsdb_datum_values(const struct ovsdb_datum *datum)
+{
+    return datum->is_map && datum->n ? datum->keys + datum->n : NULL;
+}
 
 /* Initialization and lifecycle. */
 void ovsdb_datum_init_empty(struct ovsdb_datum *);

@@ -97,7 +97,7 @@ ovsdb_n_atoms(const struct ovsdb *db)
         OVSDB_TABLE_FOR_EACH_ROW (row, table) {
             for (size_t j = 0; j < table->schema->n_columns; j++) {
                 const struct ovsdb_datum *d = &row->fields[j];
-                n += d->n * (d->values ? 2 : 1);
+                n += d->n * (ovsdb_datum_values(d) ? 2 : 1);
             }
         }
     }
@@ -198,7 +198,7 @@ ovsdb_refresh_refs(struct ovsdb *db)
                 const struct ovsdb_type *type = &ts->columns[c]->type;
                 const struct ovsdb_datum *d = &row->fields[c];
                 count_refs(db, &type->key, d->keys, d->n, row);
-                count_refs(db, &type->value, d->values, d->n, row);
+                count_refs(db, &type->value, ovsdb_datum_values(d), d->n, row);
             }
         }
     }

@@ -70,7 +70,8 @@ find_permissions(const struct ovsdb *db, const char *role,
     const struct ovsdb_datum *d = ovsdb_row_get_datum(role_row, column);
     for (unsigned int i = 0; perm_table && i < d->n; i++) {
         if (!strcmp(d->keys[i].s->string, table_name)) {
-            return ovsdb_table_find_row(perm_table, &d->values[i].uuid);
+            return ovsdb_table_find_row(perm_table,
+                                        &ovsdb_datum_values(d)[i].uuid);
         }
     }
     return NULL;

@@ -70,7 +70,7 @@ ovsdb_row_read_map_string(const struct ovsdb_row *row, const char *name,
         row, name, OVSDB_TYPE_STRING, OVSDB_TYPE_STRING, OVSDB_UNLIMITED);
     for (unsigned int i = 0; d && i < d->n; i++) {
         if (!strcmp(d->keys[i].s->string, key)) {
-            return d->values[i].s->string;
+            return ovsdb_datum_values(d)[i].s->string;
         }
     }
     return NULL;

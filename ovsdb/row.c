@@ -42,8 +42,8 @@ init_default(struct ovsdb_row *row, const struct ovsdb_column *column)
         ovsdb_atom_init_default(slot, column->type.key.type);
         d->n = 1;
         d->keys_inline = true;
+        d->is_map = false;
         d->keys = slot;
-        d->values = NULL;
     } else {
         ovsdb_datum_init_default(d, &column->type);
     }
@@ -288,10 +288,7 @@ ovsdb_row_memory(const struct ovsdb_row *row)
     for (size_t i = 0; i < ts->n_columns; i++) {
         const struct ovsdb_datum *d = &row->fields[i];
         if (!d->keys_inline) {
-            size += d->n * sizeof *d->keys;
-        }
-        if (d->values) {
-            size += d->n * sizeof *d->values;
+            size += d->n * (d->is_map ? 2 : 1) * sizeof *d->keys;
         }
     }
     return size;

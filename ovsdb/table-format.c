@@ -206,7 +206,8 @@ put_bare_datum(struct ds *out, const struct ovsdb_datum *datum,
         put_bare_atom(out, &datum->keys[i], type->key.type);
         if (ovsdb_type_is_map(type)) {
             ds_put_char(out, '=');
-            put_bare_atom(out, &datum->values[i], type->value.type);
+            put_bare_atom(out, &ovsdb_datum_values(datum)[i],
+                          type->value.type);
         }
     }
 }

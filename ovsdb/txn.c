@@ -352,7 +352,7 @@ adjust_row_refs(struct ovsdb_txn *txn, const struct ovsdb_txn_row *src,
                                  d->keys, d->n, delta);
         if (!error) {
             error = adjust_atom_refs(txn, src, column, &column->type.value,
-                                     d->values, d->n, delta);
+                                     ovsdb_datum_values(d), d->n, delta);
         }
         if (error) {
             return error;
@@ -450,7 +450,8 @@ remove_dangling_weak_refs(const struct ovsdb_txn *txn,
         const struct ovsdb_table *dst = ovsdb_get_table_by_index(
             txn->db, base->uuid.ref_table->index);
         for (unsigned int i = 0; i < d->n; ) {
-            const union ovsdb_atom *atom = b ? &d->values[i] : &d->keys[i];
+            const union ovsdb_atom *atom = b ? &ovsdb_datum_values(d)[i]
+                                             : &d->keys[i];
             if (!ovsdb_table_find_row(dst, &atom->uuid)) {
                 if (dry_run) {
                     return 1;

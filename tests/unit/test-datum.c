@@ -502,6 +502,61 @@ test_inline_key(void)
     ovsdb_type_destroy(&ss);
 }
 
+/* A map keeps its values right after its keys (one array): random puts and
+ * removes against a plain array, and an unsorted map sorted on parsing,
+ * check that the values move with their keys. */
+static void
+test_map_layout(void)
+{
+    struct ovsdb_type m = parse_type(m_json);
+    struct ovsdb_type mi = m;
+    mi.key.type = OVSDB_TYPE_INTEGER;
+
+    if (sizeof(void *) == 8) {
+        CHECK(sizeof(struct ovsdb_datum) == 16);
+    }
+
+    struct ovsdb_datum d = OVSDB_DATUM_EMPTY_INITIALIZER;
+    /* ref[i] is the value of key i, or -1. */
+    int ref[16];
+    for (size_t i = 0; i < ARRAY_SIZE(ref); i++) {
+        ref[i] = -1;
+    }
+    srand(2);
+    for (int iter = 0; iter < 2000; iter++) {
+        union ovsdb_atom key = { .integer = rand() % ARRAY_SIZE(ref) };
+        union ovsdb_atom value = { .integer = rand() % 1000 };
+        unsigned int idx = ovsdb_datum_find_key(&d, &key, OVSDB_TYPE_INTEGER);
+        if (rand() % 3 || idx == UINT_MAX) {
+            ovsdb_datum_put(&d, &key, &value, &mi);
+            ref[key.integer] = value.integer;
+        } else {
+            ovsdb_datum_remove(&d, idx, &mi);
+            ref[key.integer] = -1;
+        }
+        const union ovsdb_atom *values = ovsdb_datum_values(&d);
+        unsigned int n = 0;
+        for (size_t i = 0; i < ARRAY_SIZE(ref); i++) {
+            if (ref[i] >= 0) {
+                CHECK(n < d.n && d.keys[n].integer == (int64_t) i);
+                CHECK(values == d.keys + d.n && values[n].integer == ref[i]);
+                n++;
+            }
+        }
+        CHECK(n == d.n);
+    }
+    ovsdb_datum_destroy(&d, &mi);
+
+    d = parse_datum(&m, "[\"map\",[[\"c\",3],[\"a\",1],[\"d\",4],"
+                        "[\"b\",2]]]");
+    char *str = datum_string(&d, &m);
+    CHECK_STREQ(str, "{a=1, b=2, c=3, d=4}");
+    free(str);
+    ovsdb_datum_destroy(&d, &m);
+
+    ovsdb_type_destroy(&m);
+}
+
 static const struct check_case cases[] = {
     CHECK_CASE(test_atoms),          CHECK_CASE(test_constraints),
     CHECK_CASE(test_sets_and_maps),  CHECK_CASE(test_serializer),
@@ -509,6 +564,7 @@ static const struct check_case cases[] = {
     CHECK_CASE(test_set_operations), CHECK_CASE(test_diffs),
     CHECK_CASE(test_random_diffs),   CHECK_CASE(test_check_size),
     CHECK_CASE(test_text_forms),     CHECK_CASE(test_inline_key),
+    CHECK_CASE(test_map_layout),
 };
 
 int
