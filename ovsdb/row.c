@@ -55,7 +55,6 @@ ovsdb_row_create(const struct ovsdb_table *table)
     const struct ovsdb_table_schema *ts = table->schema;
     struct ovsdb_row *row = xmalloc(row_size(ts));
     row->table = (struct ovsdb_table *) table;
-    row->txn_row = NULL;
     row->n_refs = 0;
     for (size_t i = 0; i < ts->n_columns; i++) {
         init_default(row, ts->columns[i]);
@@ -76,7 +75,6 @@ ovsdb_row_clone_except(const struct ovsdb_row *old,
     const struct ovsdb_table_schema *ts = old->table->schema;
     struct ovsdb_row *row = xmalloc(row_size(ts));
     row->table = old->table;
-    row->txn_row = NULL;
     row->n_refs = old->n_refs;
     for (size_t i = 0; i < ts->n_columns; i++) {
         const struct ovsdb_column *column = ts->columns[i];

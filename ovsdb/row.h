@@ -21,12 +21,12 @@
 struct ovsdb_error;
 struct ovsdb_symbol_table;
 struct ovsdb_table;
-struct ovsdb_txn_row;
 
+/* 32 bytes on 64-bit hosts: a transaction finds its txn_row for a row by
+ * the row's UUID (see ovsdb/txn.c), so the row does not point to it. */
 struct ovsdb_row {
     struct hmap_node hmap_node;     /* In table's 'rows', by uuid_hash(). */
     struct ovsdb_table *table;
-    struct ovsdb_txn_row *txn_row;  /* Non-NULL while in a transaction. */
     unsigned int n_refs;            /* Strong refs to this row from rows in
                                      * the committed database. */
     struct ovsdb_datum fields[];    /* One per column, then index nodes. */

@@ -5,7 +5,9 @@
  * replaced by private clones.  Every touched row has a 'struct
  * ovsdb_txn_row' recording its committed version ('old') and its new
  * version ('new').  A txn_row with old == new only tracks a change of the
- * row's strong reference count (n_refs), set up by precommit. */
+ * row's strong reference count (n_refs), set up by precommit.  A row does
+ * not point to its txn_row (that would cost every stored row 8 bytes):
+ * row_txn_row() looks it up in the table's 'txn_rows'. */
 #include <config.h>
 #include "ovsdb/txn.h"
 
@@ -113,6 +115,27 @@ find_txn_row(const struct ovsdb_table *table, const struct uuid *uuid)
     return NULL;
 }
 
+/* Returns the txn_row whose old or new version is 'row', or NULL if 'row'
+ * is not in the table's transaction.  The pointer is compared, not only the
+ * UUID: a row inserted and deleted in one transaction leaves a txn_row with
+ * the same UUID as a row inserted again after it. */
+static struct ovsdb_txn_row *
+row_txn_row(const struct ovsdb_row *row)
+{
+    const struct ovsdb_txn_table *tt = row->table->txn_table;
+    if (!tt) {
+        return NULL;
+    }
+    const struct uuid *uuid = ovsdb_row_get_uuid(row);
+    struct ovsdb_txn_row *tr;
+    HMAP_FOR_EACH_WITH_HASH (tr, hmap_node, uuid_hash(uuid), &tt->txn_rows) {
+        if (tr->old == row || tr->new == row) {
+            return tr;
+        }
+    }
+    return NULL;
+}
+
 static struct ovsdb_txn_row *
 create_txn_row(struct ovsdb_txn *txn, struct ovsdb_table *table,
                struct ovsdb_row *old, struct ovsdb_row *new)
@@ -131,12 +154,6 @@ create_txn_row(struct ovsdb_txn *txn, struct ovsdb_table *table,
                                sizeof *txn->rows);
     }
     txn->rows[txn->n_rows++] = tr;
-    if (old) {
-        old->txn_row = tr;
-    }
-    if (new) {
-        new->txn_row = tr;
-    }
     return tr;
 }
 
@@ -164,7 +181,7 @@ ovsdb_txn_row_modify_except(struct ovsdb_txn *txn,
                             const struct ovsdb_column_set *overwrite)
 {
     struct ovsdb_row *row = (struct ovsdb_row *) row_;
-    struct ovsdb_txn_row *tr = row->txn_row;
+    struct ovsdb_txn_row *tr = row_txn_row(row);
     if (tr && tr->new == row && tr->old != row) {
         return row;
     }
@@ -174,7 +191,6 @@ ovsdb_txn_row_modify_except(struct ovsdb_txn *txn,
     if (tr) {
         /* A reference-count-only txn_row: now a real modification. */
         tr->new = new;
-        new->txn_row = tr;
         new->n_refs = row->n_refs;
     } else {
         create_txn_row(txn, row->table, row, new);
@@ -186,7 +202,7 @@ void
 ovsdb_txn_row_delete(struct ovsdb_txn *txn, const struct ovsdb_row *row_)
 {
     struct ovsdb_row *row = (struct ovsdb_row *) row_;
-    struct ovsdb_txn_row *tr = row->txn_row;
+    struct ovsdb_txn_row *tr = row_txn_row(row);
     hmap_remove(&row->table->rows, &row->hmap_node);
     if (!tr) {
         tr = create_txn_row(txn, row->table, row, NULL);
@@ -201,7 +217,8 @@ ovsdb_txn_row_delete(struct ovsdb_txn *txn, const struct ovsdb_row *row_)
 bool
 ovsdb_txn_row_is_new(const struct ovsdb_row *row)
 {
-    return row->txn_row && !row->txn_row->old;
+    const struct ovsdb_txn_row *tr = row_txn_row(row);
+    return tr && !tr->old;
 }
 
 bool
@@ -571,7 +588,8 @@ assess_weak_refs(struct ovsdb_txn *txn)
         size_t n_victims = 0, allocated = 0;
         const struct ovsdb_row *row;
         OVSDB_TABLE_FOR_EACH_ROW (row, table) {
-            if (row->txn_row && is_change(row->txn_row)) {
+            const struct ovsdb_txn_row *tr = row_txn_row(row);
+            if (tr && is_change(tr)) {
                 continue;
             }
             for (size_t c = OVSDB_N_STD_COLUMNS; c < ts->n_columns; c++) {
@@ -590,7 +608,7 @@ assess_weak_refs(struct ovsdb_txn *txn)
         }
         for (size_t v = 0; v < n_victims; v++) {
             struct ovsdb_row *new = ovsdb_txn_row_modify(txn, victims[v]);
-            struct ovsdb_txn_row *tr = new->txn_row;
+            struct ovsdb_txn_row *tr = row_txn_row(new);
             free(tr->changed);
             tr->changed = bitmap_allocate(ts->n_columns);
             struct ovsdb_error *error = fix_weak_refs(txn, tr);
@@ -608,7 +626,7 @@ static void
 describe_index_row(struct ds *s, const struct ovsdb_table *table, size_t idx,
                    const struct ovsdb_row *row)
 {
-    const struct ovsdb_txn_row *tr = row->txn_row;
+    const struct ovsdb_txn_row *tr = row_txn_row(row);
     ds_put_format(s, "with UUID "UUID_FMT", ",
                   UUID_ARGS(ovsdb_row_get_uuid(row)));
     if (!tr || tr->old == tr->new) {
@@ -746,7 +764,8 @@ check_indexes(struct ovsdb_txn *txn)
                      node; node = hmap_next_with_hash(node)) {
                     const struct ovsdb_row *r = ovsdb_row_from_index_node(
                         table, idx, node);
-                    if ((!r->txn_row || !is_change(r->txn_row))
+                    const struct ovsdb_txn_row *r_tr = row_txn_row(r);
+                    if ((!r_tr || !is_change(r_tr))
                         && ovsdb_table_index_equal(table, idx, r, row)) {
                         error = index_conflict(table, idx, r, row);
                         break;
@@ -909,26 +928,12 @@ free_old_rows(struct ovsdb_txn *txn)
     txn_destroy(txn);
 }
 
-/* Unlinks the rows from the transaction: they are committed rows now. */
-static void
-detach_rows(struct ovsdb_txn *txn)
-{
-    for (size_t i = 0; i < txn->n_rows; i++) {
-        struct ovsdb_txn_row *tr = txn->rows[i];
-        if (tr->new) {
-            tr->new->txn_row = NULL;
-        }
-        if (tr->old) {
-            tr->old->txn_row = NULL;
-        }
-    }
-}
-
 void
 ovsdb_txn_commit_defer(struct ovsdb_txn *txn)
 {
     apply_to_indexes(txn);
-    detach_rows(txn);
+    /* The rows are committed rows now: row_txn_row() no longer finds them
+     * (or finds the next transaction's txn_rows). */
     for (size_t t = 0; t < txn->n_tables; t++) {
         txn->tables[t]->table->txn_table = NULL;
     }
@@ -981,7 +986,6 @@ ovsdb_txn_commit_finish(struct ovsdb_txn *txn)
 {
     apply_to_indexes(txn);
     ovsdb_notify_commit_observers(txn->db, txn);
-    detach_rows(txn);
     free_old_rows(txn);
 }
 
@@ -1005,9 +1009,6 @@ ovsdb_txn_abort(struct ovsdb_txn *txn)
         } else if (!tr->new && tr->old) {
             hmap_insert(&table->rows, &tr->old->hmap_node,
                         uuid_hash(&tr->uuid));
-        }
-        if (tr->old) {
-            tr->old->txn_row = NULL;
         }
     }
     txn_destroy(txn);

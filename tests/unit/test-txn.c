@@ -651,6 +651,59 @@ test_reference_record(void)
     ovsdb_destroy(db6);
 }
 
+/* A row does not point to its txn_row; the transaction finds it by UUID
+ * and row pointer.  A row inserted and deleted leaves a txn_row with its
+ * UUID; a second row inserted with that UUID gets its own. */
+static void
+test_txn_row_lookup(void)
+{
+    if (sizeof(void *) == 8) {
+        CHECK(sizeof(struct ovsdb_row) == 32);
+    }
+
+    struct ovsdb *db = create_db();
+    struct ovsdb_table *a = ovsdb_get_table(db, "A");
+    size_t n = ovsdb_table_schema_find_column(a->schema, "n")->index;
+    struct uuid uuid;
+    uuid_generate(&uuid);
+
+    struct ovsdb_txn *txn = ovsdb_txn_create(db);
+    struct ovsdb_row *first = ovsdb_row_create(a);
+    ovsdb_row_set_uuid(first, &uuid);
+    ovsdb_txn_row_insert(txn, first);
+    CHECK(ovsdb_txn_row_is_new(first));
+    CHECK(ovsdb_txn_row_modify(txn, first) == first);
+    ovsdb_txn_row_delete(txn, first);
+    CHECK(!ovsdb_txn_uuid_in_use(a, &uuid));
+
+    struct ovsdb_row *second = ovsdb_row_create(a);
+    ovsdb_row_set_uuid(second, &uuid);
+    ovsdb_txn_row_insert(txn, second);
+    CHECK(ovsdb_txn_row_is_new(second));
+    struct ovsdb_row *w = ovsdb_txn_row_modify(txn, second);
+    CHECK(w == second);
+    w->fields[n].keys[0].integer = 7;
+    struct ovsdb_error *error = ovsdb_txn_precommit(txn);
+    CHECK(!error);
+    ovsdb_error_destroy(error);
+    ovsdb_txn_commit_finish(txn);
+
+    const struct ovsdb_row *row = ovsdb_table_find_row(a, &uuid);
+    CHECK(row == second && ovsdb_table_n_rows(a) == 1);
+    CHECK(row->fields[n].keys[0].integer == 7);
+
+    /* A committed row is in no transaction, then modified in a new one. */
+    CHECK(!ovsdb_txn_row_is_new(row));
+    txn = ovsdb_txn_create(db);
+    w = ovsdb_txn_row_modify(txn, row);
+    CHECK(w != row && !ovsdb_txn_row_is_new(w));
+    CHECK(ovsdb_txn_row_modify(txn, w) == w);
+    ovsdb_txn_abort(txn);
+    CHECK(ovsdb_table_find_row(a, &uuid) == row);
+
+    ovsdb_destroy(db);
+}
+
 static const struct check_case cases[] = {
     CHECK_CASE(test_abort_restores),      CHECK_CASE(test_index_uniqueness),
     CHECK_CASE(test_references),          CHECK_CASE(test_observer),
@@ -659,6 +712,7 @@ static const struct check_case cases[] = {
     CHECK_CASE(test_read_only),           CHECK_CASE(test_ops_released),
     CHECK_CASE(test_put_row_refs),        CHECK_CASE(test_error_order),
     CHECK_CASE(test_default_set_record),  CHECK_CASE(test_reference_record),
+    CHECK_CASE(test_txn_row_lookup),
 };
 
 int
