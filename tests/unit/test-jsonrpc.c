@@ -904,6 +904,87 @@ test_passive_session(void)
     free(pname);
 }
 
+/* Sends 'text' to a connection set for lazy "transact" params of 1 kB or
+ * more and returns what it received (NULL on error, '*errorp' set). */
+static struct jsonrpc_msg *
+recv_lazy(const char *text, int *errorp)
+{
+    struct stream *client, *server;
+    make_pair(&client, &server);
+    struct jsonrpc *rpc = jsonrpc_open(server);
+    jsonrpc_set_lazy_params(rpc, "transact", 1024);
+    send_all(client, text, strlen(text));
+    struct jsonrpc_msg *msg = NULL;
+    *errorp = recv_wait(rpc, &msg);
+    jsonrpc_close(rpc);
+    stream_close(client);
+    return msg;
+}
+
+/* Big "transact" requests arrive with their params as text, parsed on
+ * demand into the same tree; others, small ones and bad ones as always. */
+static void
+test_lazy_params(void)
+{
+    struct ds ops = DS_EMPTY_INITIALIZER;
+    for (int i = 0; i < 40; i++) {
+        ds_put_format(&ops,
+                      ",{\"op\":\"insert\",\"table\":\"t\","
+                      "\"row\":{\"name\":\"row-%d-\\u00e9\"}}",
+                      i);
+    }
+    char *big = xasprintf("{\"params\":[\"db\"%s],\"id\":3,"
+                          "\"method\":\"transact\"}",
+                          ds_cstr(&ops));
+    CHECK(strlen(big) >= 1024);
+
+    int error;
+    struct jsonrpc_msg *msg = recv_lazy(big, &error);
+    CHECK_INTEQ(error, 0);
+    CHECK(msg && msg->lazy_params && !msg->params);
+    if (msg) {
+        CHECK(json_integer_value(msg->id) == 3);
+        jsonrpc_msg_parse_params(msg);
+        CHECK(!msg->lazy_params && json_array_size(msg->params) == 41);
+        CHECK_STREQ(json_string_value(json_object_get(
+                        json_object_get(json_array_get(msg->params, 40),
+                                        "row"),
+                        "name")),
+                    "row-39-\xc3\xa9");
+    }
+    jsonrpc_msg_destroy(msg);
+
+    /* Another method, or a small request: parsed whole. */
+    char *other = xasprintf("{\"params\":[\"db\"%s],\"id\":3,"
+                            "\"method\":\"echo\"}",
+                            ds_cstr(&ops));
+    msg = recv_lazy(other, &error);
+    CHECK(msg && !msg->lazy_params && json_array_size(msg->params) == 41);
+    jsonrpc_msg_destroy(msg);
+    msg = recv_lazy("{\"id\":1,\"method\":\"transact\",\"params\":[]}",
+                    &error);
+    CHECK(msg && !msg->lazy_params && msg->params);
+    jsonrpc_msg_destroy(msg);
+
+    /* Errors anywhere in a big request are the whole parse's errors. */
+    char *bad = xasprintf("{\"params\":[\"db\"%s,],\"id\":3,"
+                          "\"method\":\"transact\"}",
+                          ds_cstr(&ops));
+    msg = recv_lazy(bad, &error);
+    CHECK(!msg && error == EPROTO);
+    char *notify = xasprintf("{\"params\":[\"db\"%s],\"id\":null,"
+                             "\"method\":\"transact\",\"x\":1}",
+                             ds_cstr(&ops));
+    msg = recv_lazy(notify, &error);
+    CHECK(!msg && error == EPROTO);
+
+    free(notify);
+    free(bad);
+    free(other);
+    free(big);
+    ds_destroy(&ops);
+}
+
 static const struct check_case cases[] = {
     CHECK_CASE(test_framing),
     CHECK_CASE(test_random_chunks),
@@ -915,6 +996,7 @@ static const struct check_case cases[] = {
     CHECK_CASE(test_transact_and_session),
     CHECK_CASE(test_probe),
     CHECK_CASE(test_passive_session),
+    CHECK_CASE(test_lazy_params),
 };
 
 int
