@@ -926,8 +926,10 @@ record_change(const struct ovsdb_table *table, const struct ovsdb_row *old,
     }
     struct history_change *hc = &ht->changes[ht->n_changes++];
     hc->table = table;
-    hc->old = old ? ovsdb_row_clone(old) : NULL;
-    hc->new = new ? ovsdb_row_clone(new) : NULL;
+    /* Committed versions, which no transaction changes: held, not
+     * copied. */
+    hc->old = old ? ovsdb_row_hold(old) : NULL;
+    hc->new = new ? ovsdb_row_hold(new) : NULL;
     ht->n_copies += (old != NULL) + (new != NULL);
     return true;
 }

@@ -56,6 +56,7 @@ ovsdb_row_create(const struct ovsdb_table *table)
     struct ovsdb_row *row = xmalloc(row_size(ts));
     row->table = (struct ovsdb_table *) table;
     row->n_refs = 0;
+    row->n_holders = 0;
     for (size_t i = 0; i < ts->n_columns; i++) {
         init_default(row, ts->columns[i]);
     }
@@ -76,6 +77,7 @@ ovsdb_row_clone_except(const struct ovsdb_row *old,
     struct ovsdb_row *row = xmalloc(row_size(ts));
     row->table = old->table;
     row->n_refs = old->n_refs;
+    row->n_holders = 0;
     for (size_t i = 0; i < ts->n_columns; i++) {
         const struct ovsdb_column *column = ts->columns[i];
         const struct ovsdb_datum *src = &old->fields[i];
@@ -95,13 +97,23 @@ ovsdb_row_clone_except(const struct ovsdb_row *old,
 void
 ovsdb_row_destroy(struct ovsdb_row *row)
 {
-    if (row) {
+    if (row && row->n_holders) {
+        row->n_holders--;
+    } else if (row) {
         const struct ovsdb_table_schema *ts = row->table->schema;
         for (size_t i = 0; i < ts->n_columns; i++) {
             ovsdb_datum_destroy(&row->fields[i], &ts->columns[i]->type);
         }
         free(row);
     }
+}
+
+struct ovsdb_row *
+ovsdb_row_hold(const struct ovsdb_row *row_)
+{
+    struct ovsdb_row *row = (struct ovsdb_row *) row_;
+    row->n_holders++;
+    return row;
 }
 
 void

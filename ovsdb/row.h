@@ -29,6 +29,7 @@ struct ovsdb_row {
     struct ovsdb_table *table;
     unsigned int n_refs;            /* Strong refs to this row from rows in
                                      * the committed database. */
+    unsigned int n_holders;         /* See ovsdb_row_hold(). */
     struct ovsdb_datum fields[];    /* One per column, then index nodes. */
 };
 
@@ -42,7 +43,15 @@ struct ovsdb_row *ovsdb_row_clone(const struct ovsdb_row *row);
  * set to their default values, for a caller about to overwrite them. */
 struct ovsdb_row *ovsdb_row_clone_except(const struct ovsdb_row *row,
                                          const struct ovsdb_column_set *skip);
+/* Frees 'row', or, if others hold it, lets go of one hold. */
 void ovsdb_row_destroy(struct ovsdb_row *row);
+
+/* Returns 'row' held for the caller, who lets go with ovsdb_row_destroy():
+ * a copy for free, for a row that never changes again, as a committed
+ * version does (a transaction changes a copy; only the strong reference
+ * count, not a column, changes in place).  The monitor history keeps
+ * committed versions this way. */
+struct ovsdb_row *ovsdb_row_hold(const struct ovsdb_row *row);
 
 static inline const struct uuid *
 ovsdb_row_get_uuid(const struct ovsdb_row *row)
