@@ -22,11 +22,12 @@ struct monitor_index_set;
 struct ovsdb_row;
 struct ovsdb_table;
 
-/* History bounds: transactions, and the copies of rows they keep (a
- * modified row's old and new contents are two).  The copies are at most
- * as many as the database's rows, so the history costs no more than the
- * database itself (the reference bounds its own by the database's atoms),
- * or HISTORY_MIN_ROWS copies for a small database. */
+/* History bounds: transactions, and the row versions they hold (a
+ * modification's old and new are two; see ovsdb_row_hold()).  The versions
+ * are at most as many as the database's rows, so the history costs no
+ * more than the database itself even if every one has been replaced
+ * since (the reference bounds its own by the database's atoms), or
+ * HISTORY_MIN_ROWS for a small database. */
 #define HISTORY_MAX_TXNS 100
 #define HISTORY_MAX_ROWS 200000
 #define HISTORY_MIN_ROWS 20000
@@ -105,7 +106,7 @@ struct history_txn {
     unsigned long long serial;  /* Increases by 1 per recorded txn. */
     struct history_change *changes;
     size_t n_changes, allocated;
-    size_t n_copies; /* Rows copied in 'changes'. */
+    size_t n_versions; /* Row versions held in 'changes'. */
 };
 
 struct ovsdb_monitor_hub {
@@ -115,7 +116,7 @@ struct ovsdb_monitor_hub {
     bool history_on;
     struct uuid history_base;   /* Txn just before the oldest in history. */
     struct history_txn history[HISTORY_MAX_TXNS];   /* A ring. */
-    size_t history_start, history_n, history_copies;
+    size_t history_start, history_n, history_versions;
     unsigned long long next_serial;
     struct monitor_index_set *indexes;  /* Of the shapes' conditions. */
     unsigned long long commit_serial;   /* Commits seen. */

@@ -69,7 +69,7 @@ history_pop_oldest(struct ovsdb_monitor_hub *hub)
                                        hc->new, ht->serial);
     }
     hub->history_base = ht->id;
-    hub->history_copies -= ht->n_copies;
+    hub->history_versions -= ht->n_versions;
     history_txn_clear(ht);
     hub->history_start = (hub->history_start + 1) % HISTORY_MAX_TXNS;
     hub->history_n--;
@@ -930,7 +930,7 @@ record_change(const struct ovsdb_table *table, const struct ovsdb_row *old,
      * copied. */
     hc->old = old ? ovsdb_row_hold(old) : NULL;
     hc->new = new ? ovsdb_row_hold(new) : NULL;
-    ht->n_copies += (old != NULL) + (new != NULL);
+    ht->n_versions += (old != NULL) + (new != NULL);
     return true;
 }
 
@@ -952,10 +952,10 @@ history_record(struct ovsdb_monitor_hub *hub, const struct ovsdb_txn *txn)
                                       hc->new, ht->serial, hc);
     }
     hub->history_n++;
-    hub->history_copies += ht->n_copies;
-    size_t max_copies = MIN(HISTORY_MAX_ROWS,
-                            MAX(ovsdb_n_rows(hub->db), HISTORY_MIN_ROWS));
-    while (hub->history_n > 1 && hub->history_copies > max_copies) {
+    hub->history_versions += ht->n_versions;
+    size_t max_versions = MIN(HISTORY_MAX_ROWS,
+                              MAX(ovsdb_n_rows(hub->db), HISTORY_MIN_ROWS));
+    while (hub->history_n > 1 && hub->history_versions > max_versions) {
         history_pop_oldest(hub);
     }
 }

@@ -550,14 +550,6 @@ default_dump_columns(const struct ovsdb_table_schema *ts,
     return n;
 }
 
-static int
-compare_columns_by_name(const void *a_, const void *b_)
-{
-    const struct ovsdb_column *const *a = a_;
-    const struct ovsdb_column *const *b = b_;
-    return strcmp((*a)->name, (*b)->name);
-}
-
 struct dump_table {
     const struct ovsdb_table_schema *ts;
     const struct ovsdb_column **columns;
@@ -621,8 +613,8 @@ do_dump(struct context *ctx)
                 }
                 tables->columns[tables->n_columns++] = column;
             }
-            qsort(tables->columns, tables->n_columns,
-                  sizeof *tables->columns, compare_columns_by_name);
+            qsort(tables->columns, tables->n_columns, sizeof *tables->columns,
+                  ovsdb_column_compare_by_name);
         } else {
             tables->n_columns = default_dump_columns(ts, &tables->columns);
         }

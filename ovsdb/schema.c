@@ -137,6 +137,14 @@ table_schema_destroy(struct ovsdb_table_schema *ts)
     free(ts);
 }
 
+int
+ovsdb_column_compare_by_name(const void *a_, const void *b_)
+{
+    const struct ovsdb_column *const *a = a_;
+    const struct ovsdb_column *const *b = b_;
+    return strcmp((*a)->name, (*b)->name);
+}
+
 const struct ovsdb_column *
 ovsdb_table_schema_find_column(const struct ovsdb_table_schema *ts,
                                const char *name)

@@ -101,6 +101,10 @@ const struct ovsdb_table_schema *ovsdb_schema_find_table(
 const struct ovsdb_column *ovsdb_table_schema_find_column(
     const struct ovsdb_table_schema *table, const char *name);
 
+/* qsort() comparator for an array of 'const struct ovsdb_column *': by
+ * name. */
+int ovsdb_column_compare_by_name(const void *, const void *);
+
 /* Version strings "x.y.z": returns true and fills '*major'... if valid. */
 bool ovsdb_parse_version(const char *s, int *major, int *minor, int *patch);
 bool ovsdb_is_valid_version(const char *s);

@@ -365,25 +365,35 @@ session_send_reply(struct ovsdb_session *s, const json_t *id, json_t *result)
 /* As session_send_reply() for a result already serialized and shared
  * with other sessions ('result' borrowed): queued by reference, not
  * copied. */
+static const char reply_tail[] = ",\"error\":null}";
+
+/* Starts a reply to request 'id' in 'out', up to its result: what
+ * serialize_msg() writes before a result already serialized, which
+ * 'reply_tail' follows. */
+static void
+put_reply_head(struct ds *out, const json_t *id)
+{
+    ds_put_cstr(out, "{\"id\":");
+    jsonx_put(out, id);
+    ds_put_cstr(out, ",\"result\":");
+}
+
 static void
 send_shared_reply(struct ovsdb_session *s, const json_t *id,
                   struct refbuf *result)
 {
-    static const char tail[] = ",\"error\":null}";
     struct ds head = DS_EMPTY_INITIALIZER;
-    ds_put_cstr(&head, "{\"id\":");
-    jsonx_put(&head, id);
-    ds_put_cstr(&head, ",\"result\":");
+    put_reply_head(&head, id);
     flush_pending(s);
     if (s->n_held) {
         struct held_msg *h = session_hold(s, NULL);
         ds_put_buffer(&head, result->data, result->size);
-        ds_put_cstr(&head, tail);
+        ds_put_cstr(&head, reply_tail);
         h->text = head;
         return;
     }
     struct iovec head_iov = { head.string, head.length };
-    struct iovec tail_iov = { (char *) tail, sizeof tail - 1 };
+    struct iovec tail_iov = { (char *) reply_tail, sizeof reply_tail - 1 };
     size_t before = jsonrpc_session_get_backlog(s->js);
     jsonrpc_session_send_shared(s->js, &head_iov, 1, result, &tail_iov, 1);
     note_queued(s, before);
@@ -418,12 +428,10 @@ send_results_text(struct ovsdb_session *s, const json_t *id,
                   struct ovsdb_results_text *results)
 {
     struct ds out = DS_EMPTY_INITIALIZER;
-    ds_put_cstr(&out, "{\"id\":");
-    jsonx_put(&out, id);
-    ds_put_cstr(&out, ",\"result\":");
+    put_reply_head(&out, id);
     ds_put_buffer(&out, results->text.string, results->text.length);
     ds_destroy(&results->text);
-    ds_put_cstr(&out, ",\"error\":null}");
+    ds_put_cstr(&out, reply_tail);
     session_send_text(s, &out);
 }
 

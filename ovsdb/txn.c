@@ -650,14 +650,6 @@ describe_index_row(struct ds *s, const struct ovsdb_table *table, size_t idx,
     }
 }
 
-static int
-compare_columns_by_name(const void *a_, const void *b_)
-{
-    const struct ovsdb_column *const *a = a_;
-    const struct ovsdb_column *const *b = b_;
-    return strcmp((*a)->name, (*b)->name);
-}
-
 /* Compares rows 'a' and 'b' of 'table' column by column in name order,
  * leaving out columns of uuids, whose random values would make the order
  * random: the order the reference names two conflicting rows in. */
@@ -668,7 +660,7 @@ compare_rows_by_columns(const struct ovsdb_table *table,
     size_t n = table->schema->n_columns;
     const struct ovsdb_column **columns = xmemdup(table->schema->columns,
                                                   n * sizeof *columns);
-    qsort(columns, n, sizeof *columns, compare_columns_by_name);
+    qsort(columns, n, sizeof *columns, ovsdb_column_compare_by_name);
     int cmp = 0;
     for (size_t i = 0; i < n && !cmp; i++) {
         const struct ovsdb_column *c = columns[i];
