@@ -59,8 +59,8 @@ VLOG_DEFINE_THIS_MODULE(session);
  * Only output nothing else bounds can still grow the backlog (replies of
  * waiting transactions completing together, notifications caused by other
  * clients): past 'backlog_drop', plus the size of the largest message
- * queued since the backlog was last empty (a big reply is not punished),
- * the session is dropped, logged and counted. */
+ * queued since the backlog was last empty (a big reply or update is not
+ * punished), the session is dropped, logged and counted. */
 #define MAX_REQUESTS_PER_RUN 1
 
 /* Work per loop pass: once requests have taken this long in one pass, the
@@ -626,8 +626,11 @@ monitor_update_cb(void *sm_, const struct ovsdb_monitor_update *u)
     iov[n++].iov_len = u->body_size;
     iov[n].iov_base = "]}";
     iov[n++].iov_len = 2;
+    /* A big update (a transaction of many rows) gets the allowance a big
+     * reply gets: only a client that stops reading is dropped. */
+    size_t before = jsonrpc_session_get_backlog(s->js);
     jsonrpc_session_send_raw(s->js, iov, n);
-    check_backlog(s);
+    note_queued(s, before);
 }
 
 /* Queues 'sm''s pending changes as one merged update and forgets them. */

@@ -15,6 +15,11 @@ usage: backpressure.py CASE REMOTE PID [LOG]
              transactions, each with a 100 kB reply, complete at once:
              only the hard cap bounds that, so the session is dropped and
              the drop logged; the others are served throughout
+  bigupdate  (with OVSDB_SERVER_BACKLOG_LIMIT=2000000) one transaction
+             whose monitor update (4 MB) is over the hard cap, made by a
+             client that monitors and reads, watched by another that
+             monitors and reads: neither is dropped, both get the whole
+             update, the writer its reply
 REMOTE is where the clients connect (unix:PATH, tcp:HOST:PORT, or
 ssl:HOST:PORT with $BACKPRESSURE_SSL set to the client's "KEY,CERT,CA"
 files), PID the server's process id (its RSS is read from /proc).  With
@@ -626,6 +631,35 @@ def run_hardcap(remote, pid, log):
     print("ok")
 
 
+def run_bigupdate(remote, log):
+    def log_drops():
+        with open(log) as f:
+            return len(re.findall(r"over limit \d+, closing", f.read()))
+    drops0 = log_drops()
+    monitor = [DB, "big", {"Host": {"columns": ["name", "address"]}}]
+    writer, watcher = Client(remote), Client(remote)
+    for c in (writer, watcher):
+        c.result("monitor_cond", monitor)
+    n_rows = 400
+    rows = [{"op": "insert", "table": "Host",
+             "row": {"name": "bulk%d" % i, "address": "a" * 10000}}
+            for i in range(n_rows)]
+    rid = writer.request("transact", [DB] + rows)
+    reply = writer.wait_reply(rid)
+    check(len(reply.get("result") or []) == n_rows,
+          "big transaction: %.300r" % reply)
+    for name, c in (("writer", writer), ("watcher", watcher)):
+        got = 0
+        while got < n_rows:
+            note = c.wait_notify("update2")
+            got += sum(len(v) for v in note["params"][1].values())
+        check(got == n_rows, "%s: %d rows in the updates" % (name, got))
+        check(c.call("echo", [name])["result"] == [name],
+              "%s still connected" % name)
+    check(log_drops() == drops0, "a reading client was dropped")
+    print("ok")
+
+
 if __name__ == "__main__":
     multiprocessing.set_start_method("fork")
     case, remote, pid = sys.argv[1:4]
@@ -633,6 +667,8 @@ if __name__ == "__main__":
         run_monitor(remote, pid, 24)
     elif case == "hardcap":
         run_hardcap(remote, pid, sys.argv[4])
+    elif case == "bigupdate":
+        run_bigupdate(remote, sys.argv[4])
     elif case in ("echo", "transact", "schema"):
         run_flood(case, remote, pid, 64)
     else:
