@@ -19,7 +19,17 @@
 #include "ovsdb/table.h"
 #include "ovsdb/txn.h"
 
+/* The result array being built: a tree, or its text (then 'array' is
+ * NULL). */
+struct results {
+    json_t *array;
+    struct ovsdb_results_text *text;
+    size_t n;
+};
+
 struct execution {
+    struct results *results;
+    bool result_written; /* The operation wrote its result itself. */
     struct ovsdb *db;
     struct ovsdb_txn *txn;
     struct ovsdb_symbol_table *symtab;
@@ -265,16 +275,40 @@ execute_select(struct execution *x, struct ovsdb_parser *p, json_t *result)
     if (!distinct) {
         storage = xmalloc((list.n ? list.n : 1) * sizeof *storage);
     }
-    json_t *rows = json_array();
+    /* With the results as text, the rows go straight into it: a tree of
+     * a million rows would take hundreds of megabytes for a moment. */
+    struct ds *text = NULL;
+    json_t *rows = NULL;
+    if (x->results->text) {
+        text = &x->results->text->text;
+        ds_put_cstr(text, x->results->n ? ",{\"rows\":[" : "[{\"rows\":[");
+        x->result_written = true;
+    } else {
+        rows = json_array();
+    }
+    size_t n_rows = 0;
     for (size_t i = 0; i < list.n; i++) {
         if (distinct
             || projected_set_add(&seen, list.rows[i], &columns,
                                  &storage[i])) {
-            json_array_append_new(rows,
-                                  ovsdb_row_to_json(list.rows[i], &columns));
+            json_t *row = ovsdb_row_to_json(list.rows[i], &columns);
+            if (text) {
+                if (n_rows) {
+                    ds_put_char(text, ',');
+                }
+                jsonx_put(text, row);
+                json_decref(row);
+            } else {
+                json_array_append_new(rows, row);
+            }
+            n_rows++;
         }
     }
-    json_object_set_new(result, "rows", rows);
+    if (text) {
+        ds_put_cstr(text, "]}");
+    } else {
+        json_object_set_new(result, "rows", rows);
+    }
 
     hmap_destroy(&seen);
     free(storage);
@@ -715,14 +749,6 @@ request_ops_put(const struct request_ops *ops, const json_t *op)
     }
 }
 
-/* The result array being built: a tree, or its text (then 'array' is
- * NULL). */
-struct results {
-    json_t *array;
-    struct ovsdb_results_text *text;
-    size_t n;
-};
-
 /* Appends 'result' (stolen). */
 static void
 results_add(struct results *r, json_t *result)
@@ -787,7 +813,12 @@ compose(struct ovsdb *db, const json_t *params, json_t *releasable,
         return NULL;
     }
 
+    struct results results = {
+        .array = results_text ? NULL : json_array(),
+        .text = results_text,
+    };
     struct execution x = {
+        .results = &results,
         .db = db,
         .txn = ovsdb_txn_create(db),
         .symtab = ovsdb_symbol_table_create(),
@@ -802,13 +833,11 @@ compose(struct ovsdb *db, const json_t *params, json_t *releasable,
 
     size_t n_ops = request_ops_size(&ops) - 1;
     bool release_ops = releasable && may_release_ops(params);
-    struct results results = {
-        .array = results_text ? NULL : json_array(),
-        .text = results_text,
-    };
     struct ovsdb_error *error = NULL;
     for (size_t i = 1; i <= n_ops; i++) {
         const json_t *op_json = request_ops_get(&ops, i);
+        size_t text_mark = results_text ? results_text->text.length : 0;
+        x.result_written = false;
         struct ovsdb_parser p;
         ovsdb_parser_init_operation(&p, op_json, i, n_ops);
         const json_t *op = ovsdb_parser_member(&p, "op", OP_ID);
@@ -835,6 +864,11 @@ compose(struct ovsdb *db, const json_t *params, json_t *releasable,
                                 "allowed when database server is in read "
                                 "only mode", operation->name);
         }
+        if (error && x.result_written) {
+            /* An error found after the operation wrote its result. */
+            ds_truncate(&results_text->text, text_mark);
+            x.result_written = false;
+        }
         if (error) {
             json_decref(result);
             if (x.must_wait && timeout_msec) {
@@ -859,7 +893,12 @@ compose(struct ovsdb *db, const json_t *params, json_t *releasable,
             }
             break;
         }
-        results_add(&results, result);
+        if (x.result_written) {
+            json_decref(result);
+            results.n++;
+        } else {
+            results_add(&results, result);
+        }
         if (release_ops) {
             /* A big request's tree (jansson's) takes several times its
              * text: free each operation's part once it has run, so the

@@ -99,33 +99,34 @@ session_transact(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
     return result;
 }
 
-/* Runs a request whose params are still text ('msg''s lazy_params),
- * parsing and freeing its operations one at a time, if its database is
- * standalone and served here.  Returns false, with nothing done, for any
- * other: a clustered database keeps the whole request to run it again, a
- * relay forwards it, and an unknown database's error shows the whole
- * params. */
+/* True if transactions on 'sdb' run here and once: it is neither
+ * clustered (a clustered database keeps the whole request to run it
+ * again) nor a relay (which forwards it). */
 static bool
-transact_lazily(struct ovsdb_session *s, struct jsonrpc_msg *msg)
+runs_here_once(const struct ovsdb_served_db *sdb)
 {
-    json_t *name = jsonx_lazy_array_get(msg->lazy_params, 0);
-    struct ovsdb_served_db *sdb = NULL;
-    if (json_is_string(name)) {
-        sdb = ovsdb_databases_find(s->dbs, json_string_value(name));
-    }
-    json_decref(name);
-    if (!sdb || ovsdb_served_db_get_raft(sdb)
-        || ovsdb_served_db_get_relay(sdb)) {
-        return false;
-    }
+    return !ovsdb_served_db_get_raft(sdb) && !ovsdb_served_db_get_relay(sdb);
+}
 
-    /* Its operations are not looked at in advance: if it only reads, it
-     * must see only data that is written. */
-    ovsdb_served_db_flush(sdb);
+/* Runs "transact" 'msg' on 'sdb' (see runs_here_once()) with its results
+ * built as text, so that a big result (a select of a million rows, the
+ * UUIDs of as many inserts) is never a tree.  'msg''s params may still be
+ * text (lazy_params): then its operations are parsed and freed one at a
+ * time. */
+static void
+transact_here(struct ovsdb_session *s, struct ovsdb_served_db *sdb,
+              struct jsonrpc_msg *msg)
+{
     long long timeout = LLONG_MAX;
     struct ovsdb_results_text results = OVSDB_RESULTS_TEXT_INITIALIZER;
-    session_transact(s, sdb, NULL, msg->lazy_params, 0, &timeout, &results);
-    if (results.text.length) {
+    json_t *result = session_transact(s, sdb, msg->params, msg->lazy_params, 0,
+                                      &timeout, &results);
+    if (result) {
+        /* An error about the request as a whole. */
+        ds_destroy(&results.text);
+        session_send_transact_reply(s, sdb, msg->id, result, NULL,
+                                    time_msec());
+    } else if (results.text.length) {
         session_send_transact_text(s, sdb, msg->id, &results);
     } else {
         ds_destroy(&results.text);
@@ -135,6 +136,29 @@ transact_lazily(struct ovsdb_session *s, struct jsonrpc_msg *msg)
                                 json_incref(msg->params), sdb, time_msec(),
                                 timeout, NULL);
     }
+}
+
+/* Runs a request whose params are still text ('msg''s lazy_params) if
+ * its database runs its transactions here (runs_here_once()).  Returns
+ * false, with nothing done, for any other, and for an unknown database,
+ * whose error shows the whole params. */
+static bool
+transact_lazily(struct ovsdb_session *s, struct jsonrpc_msg *msg)
+{
+    json_t *name = jsonx_lazy_array_get(msg->lazy_params, 0);
+    struct ovsdb_served_db *sdb = NULL;
+    if (json_is_string(name)) {
+        sdb = ovsdb_databases_find(s->dbs, json_string_value(name));
+    }
+    json_decref(name);
+    if (!sdb || !runs_here_once(sdb)) {
+        return false;
+    }
+
+    /* Its operations are not looked at in advance: if it only reads, it
+     * must see only data that is written. */
+    ovsdb_served_db_flush(sdb);
+    transact_here(s, sdb, msg);
     return true;
 }
 
@@ -160,6 +184,15 @@ session_handle_transact(struct ovsdb_session *s, struct jsonrpc_msg *msg)
                                                     &error);
     if (!sdb) {
         session_send_ovsdb_error(s, msg->id, error);
+        return;
+    }
+
+    if (runs_here_once(sdb)) {
+        if (!ovsdb_relay_must_forward(params)) {
+            /* Reads see only data that is written. */
+            ovsdb_served_db_flush(sdb);
+        }
+        transact_here(s, sdb, msg);
         return;
     }
 
