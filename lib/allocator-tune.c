@@ -12,7 +12,8 @@
  * reads this string when it initializes, then MALLOC_CONF, so the user's
  * MALLOC_CONF overrides each option it names.  The other allocators never
  * read it. */
-const char *malloc_conf = "narenas:1,background_thread:true";
+const char
+    *malloc_conf = "narenas:1,background_thread:true,dirty_decay_ms:3000";
 
 void
 allocator_init(void)

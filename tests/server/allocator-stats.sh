@@ -49,8 +49,8 @@ case $kind in
             "built-in background_thread"
         has plain.stats '^  narenas +1 +built-in malloc_conf$' \
             "built-in narenas"
-        has plain.stats '^  dirty_decay_ms +10000 +jemalloc default$' \
-            "default dirty_decay_ms"
+        has plain.stats '^  dirty_decay_ms +3000 +built-in malloc_conf$' \
+            "built-in dirty_decay_ms"
         has plain.stats '^  background_thread now +running ' \
             "running background thread"
         env_setting='MALLOC_CONF=dirty_decay_ms:4321,background_thread:false'
