@@ -24,10 +24,11 @@ struct ovsdb_table;
 
 /* History bounds: transactions, and the row versions they hold (a
  * modification's old and new are two; see ovsdb_row_hold()).  The versions
- * are at most as many as the database's rows, so the history costs no
- * more than the database itself even if every one has been replaced
- * since (the reference bounds its own by the database's atoms), or
- * HISTORY_MIN_ROWS for a small database. */
+ * are at most half as many as the database's rows (HISTORY_MIN_ROWS for a
+ * small database), so the changes it keeps touch at most a quarter of the
+ * rows and their replaced versions cost at most a quarter of what the
+ * rows do.  A client that missed more than that would get little from a
+ * catch-up: its own rows, resent, are about as many. */
 #define HISTORY_MAX_TXNS 100
 #define HISTORY_MAX_ROWS 200000
 #define HISTORY_MIN_ROWS 20000
