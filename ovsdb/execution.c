@@ -27,6 +27,15 @@ struct results {
     size_t n;
 };
 
+/* Starts the next result in text results 'r': returns the text to write
+ * it into, after the separator. */
+static struct ds *
+results_next_text(struct results *r)
+{
+    ds_put_cstr(&r->text->text, r->n ? "," : "[");
+    return &r->text->text;
+}
+
 struct execution {
     struct results *results;
     bool result_written; /* The operation wrote its result itself. */
@@ -280,8 +289,8 @@ execute_select(struct execution *x, struct ovsdb_parser *p, json_t *result)
     struct ds *text = NULL;
     json_t *rows = NULL;
     if (x->results->text) {
-        text = &x->results->text->text;
-        ds_put_cstr(text, x->results->n ? ",{\"rows\":[" : "[{\"rows\":[");
+        text = results_next_text(x->results);
+        ds_put_cstr(text, "{\"rows\":[");
         x->result_written = true;
     } else {
         rows = json_array();
@@ -754,8 +763,7 @@ static void
 results_add(struct results *r, json_t *result)
 {
     if (r->text) {
-        ds_put_cstr(&r->text->text, r->n ? "," : "[");
-        jsonx_put(&r->text->text, result);
+        jsonx_put(results_next_text(r), result);
         json_decref(result);
     } else {
         json_array_append_new(r->array, result);

@@ -279,14 +279,23 @@ note_queued(struct ovsdb_session *s, size_t before)
     check_backlog(s);
 }
 
+/* Queues the serialized message made of 'iov[0..n-1]' (borrowed).  A big
+ * one (a reply, or an update of a transaction of many rows) gets the
+ * allowance of note_queued(). */
+static void
+send_iov(struct ovsdb_session *s, const struct iovec *iov, size_t n)
+{
+    size_t before = jsonrpc_session_get_backlog(s->js);
+    jsonrpc_session_send_raw(s->js, iov, n);
+    note_queued(s, before);
+}
+
 /* Queues the serialized message 'out' (borrowed). */
 static void
 send_text(struct ovsdb_session *s, const struct ds *out)
 {
     struct iovec iov = { .iov_base = out->string, .iov_len = out->length };
-    size_t before = jsonrpc_session_get_backlog(s->js);
-    jsonrpc_session_send_raw(s->js, &iov, 1);
-    note_queued(s, before);
+    send_iov(s, &iov, 1);
 }
 
 /* Serializes one message into 'out' with lib/json-util so that numbers
@@ -626,11 +635,7 @@ monitor_update_cb(void *sm_, const struct ovsdb_monitor_update *u)
     iov[n++].iov_len = u->body_size;
     iov[n].iov_base = "]}";
     iov[n++].iov_len = 2;
-    /* A big update (a transaction of many rows) gets the allowance a big
-     * reply gets: only a client that stops reading is dropped. */
-    size_t before = jsonrpc_session_get_backlog(s->js);
-    jsonrpc_session_send_raw(s->js, iov, n);
-    note_queued(s, before);
+    send_iov(s, iov, n);
 }
 
 /* Queues 'sm''s pending changes as one merged update and forgets them. */
