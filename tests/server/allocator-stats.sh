@@ -1,5 +1,5 @@
 # tests/server/allocator-stats.sh: "memory/allocator-stats" names the
-# allocator this build links (checked against ldd), shows the built-in
+# allocator this build links (checked against ldd and nm), shows the built-in
 # tuning, and contains that allocator's own report; a setting given in the
 # environment overrides the built-in one and shows as such.
 . "$OVSDB_SRCDIR/tests/server/lib.sh"
@@ -8,17 +8,27 @@ server=$(command -v ovsdb-server)
 alloc_name=$(ovsdb-server --version | sed -n 's/^allocator: //p')
 [ -n "$alloc_name" ] || fail "ovsdb-server --version names no allocator"
 ldd "$server" >ldd.out || fail "ldd $server"
+nm -D --defined-only "$server" >nm.out || fail "nm -D $server"
 case $alloc_name in
     jemalloc-*) kind=jemalloc lib=libjemalloc ;;
     tcmalloc-*) kind=tcmalloc lib=libtcmalloc ;;
     glibc-*) kind=glibc lib= ;;
     *) fail "unknown allocator $alloc_name" ;;
 esac
+# A statically linked allocator shows as the program's own malloc, which
+# libc and the shared libraries bind to; a shared one shows in ldd.
+link=$(sed -n 's/^ALLOCATOR_LINK = //p' "$OVSDB_BUILDDIR/Makefile")
+own_malloc=no
+grep -Eq ' T malloc$' nm.out && own_malloc=yes
+case $lib:$link in
+    :) [ $own_malloc = no ] || fail "glibc build defines its own malloc" ;;
+    *:static) [ $own_malloc = yes ] || fail "$alloc_name static build does not export malloc" ;;
+    *:shared) grep -q "$lib" ldd.out || fail "$alloc_name build does not link $lib" ;;
+    *) fail "unknown allocator link '$link'" ;;
+esac
 for l in libjemalloc libtcmalloc; do
-    if [ "$l" = "$lib" ]; then
-        grep -q "$l" ldd.out || fail "$alloc_name build does not link $l"
-    else
-        ! grep -q "$l" ldd.out || fail "$alloc_name build links $l"
+    if [ "$l" != "$lib" ] || [ "$link" = static ]; then
+        ! grep -q "$l" ldd.out || fail "$alloc_name $link build links $l"
     fi
 done
 
