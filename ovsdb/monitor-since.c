@@ -34,6 +34,8 @@ struct pending_row {
     struct hmap_node node;      /* In 'rows', by uuid_hash(&uuid). */
     const struct ovsdb_table *table;
     struct uuid uuid;
+    /* Committed versions, held (ovsdb_row_hold()), not copied: a client
+     * that is behind costs one entry per changed row, not two rows. */
     struct ovsdb_row *old;      /* As the client last saw it, or NULL if it
                                  * did not exist then. */
     struct ovsdb_row *new;      /* Latest state, or NULL once deleted. */
@@ -107,12 +109,12 @@ pend_change(const struct ovsdb_table *table, const struct ovsdb_row *old,
         pr = xmalloc(sizeof *pr);
         pr->table = table;
         pr->uuid = *uuid;
-        pr->old = old ? ovsdb_row_clone(old) : NULL;
+        pr->old = old ? ovsdb_row_hold(old) : NULL;
         pr->new = NULL;
         hmap_insert(&ctx->p->rows, &pr->node, uuid_hash(uuid));
     }
     ovsdb_row_destroy(pr->new);
-    pr->new = new ? ovsdb_row_clone(new) : NULL;
+    pr->new = new ? ovsdb_row_hold(new) : NULL;
     return true;
 }
 

@@ -170,8 +170,8 @@ void ovsdb_monitor_pending_destroy(struct ovsdb_monitor_pending *); /* NULL
                                                                       * ok. */
 
 /* Adds the changes of 'u''s transaction (borrowed) that 'm' shows, or that
- * touch a row already pending, to 'p' (private copies of the rows), and
- * remembers 'u''s transaction id. */
+ * touch a row already pending, to 'p' (which holds the committed versions
+ * of the rows), and remembers 'u''s transaction id. */
 void ovsdb_monitor_pending_add(struct ovsdb_monitor_pending *p,
                                const struct ovsdb_monitor *m,
                                const struct ovsdb_monitor_update *u);
