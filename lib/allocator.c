@@ -136,6 +136,7 @@ allocator_process_rss(void)
  * measurement (DESIGN.md, "Allocators"); jemalloc's is the "malloc_conf"
  * string in allocator-tune.c. */
 #define TUNED_TCMALLOC_RELEASE_RATE 1.0   /* tcmalloc's default. */
+#define TUNED_TCMALLOC_AGGRESSIVE_DECOMMIT 1 /* Off by default. */
 #define TUNED_GLIBC_ARENA_MAX 1
 
 #define MB (1024.0 * 1024.0)
@@ -401,6 +402,11 @@ allocator_tune(void)
         tcmalloc_set_release_rate(tcmalloc_instance(),
                                   TUNED_TCMALLOC_RELEASE_RATE);
     }
+    if (!getenv("TCMALLOC_AGGRESSIVE_DECOMMIT")) {
+        MallocExtension_SetNumericProperty(
+            "tcmalloc.aggressive_memory_decommit",
+            TUNED_TCMALLOC_AGGRESSIVE_DECOMMIT);
+    }
     tuned = true;
 }
 
@@ -434,12 +440,13 @@ report_settings(struct ds *out)
     static const struct {
         const char *name;       /* MallocExtension property. */
         const char *env;        /* Environment variable that sets it. */
+        bool built_in;          /* allocator_tune() sets it. */
     } props[] = {
-        {"tcmalloc.aggressive_memory_decommit",
-         "TCMALLOC_AGGRESSIVE_DECOMMIT"},
-        {"tcmalloc.max_total_thread_cache_bytes",
-         "TCMALLOC_MAX_TOTAL_THREAD_CACHE_BYTES"},
-        {"tcmalloc.heap_limit_mb", "TCMALLOC_HEAP_LIMIT_MB"},
+        { "tcmalloc.aggressive_memory_decommit",
+          "TCMALLOC_AGGRESSIVE_DECOMMIT", true },
+        { "tcmalloc.max_total_thread_cache_bytes",
+          "TCMALLOC_MAX_TOTAL_THREAD_CACHE_BYTES", false },
+        { "tcmalloc.heap_limit_mb", "TCMALLOC_HEAP_LIMIT_MB", false },
     };
     char value[64];
     char *source = env_source("TCMALLOC_RELEASE_RATE");
@@ -462,7 +469,9 @@ report_settings(struct ds *out)
         snprintf(value, sizeof value, "%zu", v);
         source = env_source(props[i].env);
         put_setting(out, props[i].name + strlen("tcmalloc."), value,
-                    source ? source : "tcmalloc default");
+                    source                       ? source
+                    : tuned && props[i].built_in ? "built-in"
+                                                 : "tcmalloc default");
         free(source);
     }
 }

@@ -69,7 +69,9 @@ case $kind in
         has plain.stats '^MALLOC: +[0-9]+ \( *[0-9.]+ MiB\) Bytes in use by application$' \
             "tcmalloc report"
         has plain.stats '^  release_rate +1 +built-in$' "built-in release rate"
-        env_setting=TCMALLOC_RELEASE_RATE=7
+        has plain.stats '^  aggressive_memory_decommit +1 +built-in$' \
+            "built-in aggressive decommit"
+        env_setting='TCMALLOC_RELEASE_RATE=7 TCMALLOC_AGGRESSIVE_DECOMMIT=0'
         ;;
     glibc)
         has plain.stats '^<malloc version="1">$' "malloc_info() report"
@@ -85,7 +87,7 @@ has show.out "^allocator:$alloc_name allocated:[0-9]+ " "memory/show allocator l
 [ "$(wc -l <show.out)" -le 3 ] || fail "memory/show grew: $(cat show.out)"
 
 # The environment wins over the built-in tuning.
-export "$env_setting"
+export $env_setting   # one or more VAR=VALUE words
 start_server tuned ovsdb-server ovsdb-tool
 stats tuned
 case $kind in
@@ -104,6 +106,8 @@ case $kind in
     tcmalloc)
         has tuned.stats '^  release_rate +7 +environment TCMALLOC_RELEASE_RATE=7$' \
             "TCMALLOC_RELEASE_RATE"
+        has tuned.stats '^  aggressive_memory_decommit +0 +environment TCMALLOC_AGGRESSIVE_DECOMMIT=0$' \
+            "TCMALLOC_AGGRESSIVE_DECOMMIT"
         ;;
     glibc)
         has tuned.stats '^  arena_max +3 +environment MALLOC_ARENA_MAX=3$' \
