@@ -64,6 +64,14 @@ sanitized_build() {
 # (for the Python helpers: their memory bounds mean nothing under ASan)
 sanitized_build && export OVSDB_SANITIZED=1
 
+# build_allocator: prints the allocator our build runs on (jemalloc,
+# tcmalloc or glibc), as ovsdb-server --version names it: linked from its
+# archive, it shows in no ldd.
+build_allocator() {
+    "$OVSDB_BUILDDIR/ovsdb/ovsdb-server" --version \
+        | sed -n 's/^allocator: \([a-z]*\)-.*/\1/p'
+}
+
 # has_reference: true if the reference Open vSwitch programs are installed.
 has_reference() {
     [ -x /usr/sbin/ovsdb-server ] || [ -x /usr/bin/ovsdb-server ]

@@ -104,14 +104,31 @@ def proc_stats(pid):
     return cpu, hwm, rss
 
 
+# A symbol that only the allocator's own code defines, for an executable
+# that links the allocator's archive (configure's static allocator).
+ALLOCATOR_SYMBOLS = {"jemalloc": "mallctl", "tcmalloc": "tc_malloc"}
+_linked_allocator = {}
+
+
 def mapped_allocator(pid):
-    """Which of jemalloc/tcmalloc is mapped into 'pid' (else glibc)."""
+    """Which of jemalloc/tcmalloc 'pid' runs (else glibc): mapped as a
+    shared library (ours built shared, or LD_PRELOADed), or linked into
+    its executable."""
     with open("/proc/%d/maps" % pid) as f:
         maps = f.read()
-    for a in ("jemalloc", "tcmalloc"):
+    for a in ALLOCATOR_SYMBOLS:
         if "lib" + a in maps:
             return a
-    return "glibc"
+    exe = os.readlink("/proc/%d/exe" % pid)
+    if exe not in _linked_allocator:
+        nm = subprocess.run(["nm", "--defined-only", exe],
+                            stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True).stdout
+        defined = {line.split()[-1] for line in nm.splitlines() if line}
+        _linked_allocator[exe] = next(
+            (a for a, sym in ALLOCATOR_SYMBOLS.items() if sym in defined),
+            "glibc")
+    return _linked_allocator[exe]
 
 
 def count_records(path):

@@ -42,12 +42,13 @@ run "$server" "$tool" ours
 ls | grep -q ovsdb-cluster && fail "temporary directories left behind"
 
 # bench's "cluster" part (its results and table), on our build as --server
-# with the allocator it links.
-alloc=$(ldd "$server" | grep -o 'jemalloc\|tcmalloc' | head -n 1)
+# with the allocator it runs on (bench checks it in the running server).
+alloc=$(build_allocator)
+[ -n "$alloc" ] || fail "ovsdb-server --version names no allocator"
 python3 "$OVSDB_SRCDIR/tests/workloads/bench" --server "$server" \
     --name ours --workloads cluster --cluster-rows 2000 \
     --cluster-scale 0.002 --workers 3 --driver "$driver" \
-    --allocators "${alloc:-glibc}" --out bench >bench.out 2>&1 \
+    --allocators "$alloc" --out bench >bench.out 2>&1 \
     || { cat bench.out; fail "bench cluster failed"; }
 cat bench.out
 grep -q '^| 2000 rows | [a-z]* ours |$' bench.out || fail "no cluster table"
