@@ -24,11 +24,12 @@ struct ovsdb_table;
 
 /* History bounds: transactions, and the row versions they hold (a
  * modification's old and new are two; see ovsdb_row_hold()).  The versions
- * are at most half as many as the database's rows (HISTORY_MIN_ROWS for a
- * small database), so the changes it keeps touch at most a quarter of the
- * rows and their replaced versions cost at most a quarter of what the
- * rows do.  A client that missed more than that would get little from a
- * catch-up: its own rows, resent, are about as many. */
+ * are at most a quarter as many as the database's rows (HISTORY_MIN_ROWS
+ * for a small database), so the changes it keeps touch at most an eighth
+ * of the rows and their replaced versions cost at most an eighth of what
+ * the rows do.  A client that missed more than that would get less from a
+ * catch-up than the memory costs every other client: its own rows,
+ * resent, are seldom many more. */
 #define HISTORY_MAX_TXNS 100
 #define HISTORY_MAX_ROWS 200000
 #define HISTORY_MIN_ROWS 20000

@@ -953,7 +953,7 @@ history_record(struct ovsdb_monitor_hub *hub, const struct ovsdb_txn *txn)
     }
     hub->history_n++;
     hub->history_versions += ht->n_versions;
-    size_t max_versions = MIN(HISTORY_MAX_ROWS, MAX(ovsdb_n_rows(hub->db) / 2,
+    size_t max_versions = MIN(HISTORY_MAX_ROWS, MAX(ovsdb_n_rows(hub->db) / 4,
                                                     HISTORY_MIN_ROWS));
     while (hub->history_n > 1 && hub->history_versions > max_versions) {
         history_pop_oldest(hub);
