@@ -136,7 +136,7 @@ allocator_process_rss(void)
  * measurement (DESIGN.md, "Allocators"); jemalloc's is the "malloc_conf"
  * string in allocator-tune.c. */
 #define TUNED_TCMALLOC_RELEASE_RATE 1.0   /* tcmalloc's default. */
-#define TUNED_TCMALLOC_AGGRESSIVE_DECOMMIT 1 /* Off by default. */
+#define TUNED_TCMALLOC_AGGRESSIVE_DECOMMIT 1 /* tcmalloc's default: 0. */
 #define TUNED_GLIBC_ARENA_MAX 1
 
 #define MB (1024.0 * 1024.0)
@@ -367,6 +367,9 @@ allocator_release_after_burst(void)
 }
 
 #elif defined(USE_TCMALLOC)
+
+static bool decommit_tuned; /* allocator_tune() set it. */
+
 /* gperftools' C API cannot get or set the release rate; its C++ class can.
  * These are TCMallocImplementation's methods, called on the instance that
  * MallocExtension::instance() returns.  Weak, so that a tcmalloc without
@@ -403,7 +406,7 @@ allocator_tune(void)
                                   TUNED_TCMALLOC_RELEASE_RATE);
     }
     if (!getenv("TCMALLOC_AGGRESSIVE_DECOMMIT")) {
-        MallocExtension_SetNumericProperty(
+        decommit_tuned = MallocExtension_SetNumericProperty(
             "tcmalloc.aggressive_memory_decommit",
             TUNED_TCMALLOC_AGGRESSIVE_DECOMMIT);
     }
@@ -440,13 +443,13 @@ report_settings(struct ds *out)
     static const struct {
         const char *name;       /* MallocExtension property. */
         const char *env;        /* Environment variable that sets it. */
-        bool built_in;          /* allocator_tune() sets it. */
+        const bool *built_in;   /* Whether allocator_tune() set it. */
     } props[] = {
         { "tcmalloc.aggressive_memory_decommit",
-          "TCMALLOC_AGGRESSIVE_DECOMMIT", true },
+          "TCMALLOC_AGGRESSIVE_DECOMMIT", &decommit_tuned },
         { "tcmalloc.max_total_thread_cache_bytes",
-          "TCMALLOC_MAX_TOTAL_THREAD_CACHE_BYTES", false },
-        { "tcmalloc.heap_limit_mb", "TCMALLOC_HEAP_LIMIT_MB", false },
+          "TCMALLOC_MAX_TOTAL_THREAD_CACHE_BYTES", NULL },
+        { "tcmalloc.heap_limit_mb", "TCMALLOC_HEAP_LIMIT_MB", NULL },
     };
     char value[64];
     char *source = env_source("TCMALLOC_RELEASE_RATE");
@@ -469,9 +472,10 @@ report_settings(struct ds *out)
         snprintf(value, sizeof value, "%zu", v);
         source = env_source(props[i].env);
         put_setting(out, props[i].name + strlen("tcmalloc."), value,
-                    source                       ? source
-                    : tuned && props[i].built_in ? "built-in"
-                                                 : "tcmalloc default");
+                    source ? source
+                    : props[i].built_in && *props[i].built_in
+                        ? "built-in"
+                        : "tcmalloc default");
         free(source);
     }
 }

@@ -25,11 +25,12 @@ struct ovsdb_table;
 /* History bounds: transactions, and the row versions they hold (a
  * modification's old and new are two; see ovsdb_row_hold()).  The versions
  * are at most a quarter as many as the database's rows (HISTORY_MIN_ROWS
- * for a small database), so the changes it keeps touch at most an eighth
- * of the rows and their replaced versions cost at most an eighth of what
- * the rows do.  A client that missed more than that would get less from a
- * catch-up than the memory costs every other client: its own rows,
- * resent, are seldom many more. */
+ * for a small database; the newest transaction is kept whatever its
+ * size), so the replaced versions it keeps cost at most about a quarter
+ * of what the rows do (an eighth when the changes are modifications,
+ * which hold two versions each).  A client that missed more than that
+ * would get less from a catch-up than the memory costs every other
+ * client: its own rows, resent, are seldom many more. */
 #define HISTORY_MAX_TXNS 100
 #define HISTORY_MAX_ROWS 200000
 #define HISTORY_MIN_ROWS 20000
@@ -97,7 +98,7 @@ struct ovsdb_monitor {
     unsigned long long initial_stamp;
 };
 
-/* One row change kept in the history: private clones of the rows. */
+/* One row change kept in the history: the committed versions, held. */
 struct history_change {
     const struct ovsdb_table *table;
     struct ovsdb_row *old, *new;    /* NULL for insert / delete. */

@@ -49,8 +49,9 @@ void ovsdb_row_destroy(struct ovsdb_row *row);
 /* Returns 'row' held for the caller, who lets go with ovsdb_row_destroy():
  * a copy for free, for a row that never changes again, as a committed
  * version does (a transaction changes a copy; only the strong reference
- * count, not a column, changes in place).  The monitor history keeps
- * committed versions this way. */
+ * count and the table's links, not a column, change in place).  The monitor
+ * history and a lagging client's pending changes keep committed versions
+ * this way. */
 struct ovsdb_row *ovsdb_row_hold(const struct ovsdb_row *row);
 
 static inline const struct uuid *

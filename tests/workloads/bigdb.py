@@ -125,10 +125,27 @@ def mapped_allocator(pid):
                             stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True).stdout
         defined = {line.split()[-1] for line in nm.splitlines() if line}
-        _linked_allocator[exe] = next(
-            (a for a, sym in ALLOCATOR_SYMBOLS.items() if sym in defined),
-            "glibc")
+        if defined:
+            _linked_allocator[exe] = next(
+                (a for a, sym in ALLOCATOR_SYMBOLS.items() if sym in defined),
+                "glibc")
+        else:
+            _linked_allocator[exe] = _version_allocator(exe)
     return _linked_allocator[exe]
+
+
+def _version_allocator(exe):
+    """For a stripped 'exe': the allocator its "--version" names
+    ("allocator: jemalloc-5.3.0", which only our server prints), else
+    glibc."""
+    try:
+        out = subprocess.run([exe, "--version"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True,
+                             timeout=10).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        out = ""
+    return next((a for a in ALLOCATOR_SYMBOLS if "allocator: " + a in out),
+                "glibc")
 
 
 def count_records(path):
