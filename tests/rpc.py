@@ -14,7 +14,8 @@ by wait_notify() in order.  Echo requests from the server are answered
 Also: mask_uuids(obj) replaces every UUID string by <0>, <1>, ... in order
 of first appearance, so replies can be compared with the reference's;
 wait_for_socket(path) waits until a unix socket accepts; unixctl(path,
-command, *args) runs one command on a control socket; free_port() gives a
+command, *args) runs one command on a control socket; stop_process(pid)
+sends SIGSTOP and returns once the process is stopped; free_port() gives a
 127.0.0.1 TCP port no other test of this run gets (as free_port in
 tests/e2e/lib.sh).
 """
@@ -22,6 +23,7 @@ import json
 import os
 import random
 import re
+import signal
 import socket
 import time
 
@@ -209,6 +211,23 @@ def wait_for_socket(path, timeout=10):
             s.close()
             time.sleep(0.02)
     return False
+
+
+def stop_process(pid, timeout=10):
+    """Sends SIGSTOP to PID and waits until it is stopped ("T" in
+    /proc/PID/stat).  Until then it may still run: a server woken in poll()
+    by data sent meanwhile would return from poll() with only that
+    connection ready, and a test that wants several requests read in one
+    pass of its loop must send them only once it is stopped."""
+    os.kill(pid, signal.SIGSTOP)
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        with open("/proc/%d/stat" % pid) as f:
+            # The state follows the command name, which is in parentheses.
+            if f.read().rsplit(")", 1)[1].split()[0] == "T":
+                return
+        time.sleep(0.01)
+    raise RuntimeError("process %d did not stop" % pid)
 
 
 def unixctl(path, command, *args, timeout=60):

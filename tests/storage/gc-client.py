@@ -55,8 +55,7 @@ def burst(path, pid, k, tag, durable):
     conns = [connect(path) for _ in range(k)]
     for c in conns:
         c.call("echo", [])             # The server has a session for it.
-    time.sleep(0.2)                     # And is idle, waiting in poll().
-    os.kill(pid, signal.SIGSTOP)
+    rpc.stop_process(pid)
     try:
         ids = []
         for i, c in enumerate(conns):
@@ -67,7 +66,6 @@ def burst(path, pid, k, tag, durable):
                     "row": {"name": name, "kids": ["named-uuid", "c"]}}]
             ids.append(c.request("transact",
                                  ["Store"] + ops + counter_ops(name, durable)))
-        time.sleep(0.2)
     finally:
         os.kill(pid, signal.SIGCONT)
     for i, c in enumerate(conns):

@@ -11,10 +11,9 @@ later commit.  Prints "A: <outcome>" and "W: <outcome>".
 import os
 import signal
 import sys
-import time
 
 sys.path.insert(0, os.path.join(os.environ["OVSDB_SRCDIR"], "tests"))
-from rpc import Client  # noqa: E402
+from rpc import Client, stop_process  # noqa: E402
 
 
 def outcome(reply):
@@ -30,8 +29,7 @@ def main():
     w = Client("unix:" + path, timeout=5)
     for c in (a, w):
         c.call("echo", [])              # The server has both sessions.
-    time.sleep(0.2)                     # And waits in poll().
-    os.kill(pid, signal.SIGSTOP)
+    stop_process(pid)
     try:
         a.send({"id": 1, "method": "transact", "params": [
             "Store", {"op": "delete", "table": "Root",
@@ -41,7 +39,6 @@ def main():
             {"op": "wait", "table": "Root", "where": [["name", "==", "k"]],
              "columns": ["name"], "until": "==", "rows": [{"name": "k"}]},
             {"op": "insert", "table": "Root", "row": {"name": "w"}}]})
-        time.sleep(0.2)
     finally:
         os.kill(pid, signal.SIGCONT)
     for name, c in (("A", a), ("W", w)):
