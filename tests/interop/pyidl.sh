@@ -41,7 +41,7 @@ TRIGGER=$PWD/trigger $SYS_PYTHON "$OVSDB_SRCDIR/tests/interop/pyidl.py" \
 idl=$!
 wait_file trigger
 kill "$(cat ours.pid)"
-sleep 0.5
+wait_exit "$(cat ours.pid)" || fail "server did not exit on SIGTERM"
 ovsdb-server ours.db --remote="punix:$PWD/ours.sock" --unixctl="$PWD/ours.ctl" \
     --log-file="$PWD/ours2.log" 2>>ours.stderr &
 SERVER_PIDS="$SERVER_PIDS $!"

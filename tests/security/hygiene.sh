@@ -104,11 +104,10 @@ for name, connect in (("unix", unix), ("tls", tls)):
 print("limits enforced")
 EOF
 
-sleep 0.3
 for log in unix.log tls.log; do
-    grep -q 'nesting deeper than 1000 levels' $log ||
-        fail "$log: deep nesting not logged"
-    grep -q 'message exceeds maximum size' $log ||
-        fail "$log: oversized message not logged"
+    wait_until 20 "$log: deep nesting not logged" \
+        grep -q 'nesting deeper than 1000 levels' $log
+    wait_until 20 "$log: oversized message not logged" \
+        grep -q 'message exceeds maximum size' $log
 done
 echo "hygiene checks passed"
