@@ -257,16 +257,6 @@ put_initial_text(struct ds *out, const struct ovsdb_monitor *m)
     ds_put_char(out, '}');
 }
 
-json_t *
-ovsdb_monitor_get_initial(const struct ovsdb_monitor *m)
-{
-    struct ds text = DS_EMPTY_INITIALIZER;
-    put_initial_text(&text, m);
-    json_t *json = monitor_parse_text(&text);
-    ds_destroy(&text);
-    return json;
-}
-
 struct refbuf *
 ovsdb_monitor_get_initial_text(struct ovsdb_monitor *m)
 {

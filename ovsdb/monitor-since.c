@@ -306,7 +306,7 @@ ovsdb_monitor_get_since(struct ovsdb_monitor *m, const struct uuid *last_id,
         }
         if (start >= hub->history_n) {
             *found = false;
-            return ovsdb_monitor_get_initial(m);
+            return NULL;
         }
         start++;
     }

@@ -16,7 +16,7 @@
  *     hub = ovsdb_monitor_hub_create(db);
  *     error = ovsdb_monitor_hub_get(hub, requests_json, OVSDB_MONITOR_V2,
  *                                   &m);
- *     initial = ovsdb_monitor_get_initial(m);     (the reply's result)
+ *     initial = ovsdb_monitor_get_initial_text(m);  (the reply's result)
  *     ovsdb_monitor_subscribe(m, cb, aux);        (updates on each commit)
  *     ...
  *     ovsdb_monitor_unsubscribe(m, cb, aux);
@@ -122,14 +122,11 @@ void ovsdb_monitor_unsubscribe(struct ovsdb_monitor *m,
                                ovsdb_monitor_update_cb *cb, void *aux);
 
 /* Returns the initial contents: every row that matches, in "new" (v1) or
- * "initial" (v2, v3) form, for tables whose "select" has "initial".  New
- * reference (an empty object if nothing). */
-json_t *ovsdb_monitor_get_initial(const struct ovsdb_monitor *m);
-
-/* Same as text: what jsonx_put() would write for that object (tables in
- * schema order), built once per shape and shared: until the database
- * changes, every caller gets the same buffer while any still holds it.
- * New reference (caller must refbuf_unref()). */
+ * "initial" (v2, v3) form, for tables whose "select" has "initial" (an
+ * empty object if nothing), as the text jsonx_put() would write for that
+ * object (tables in schema order).  Built once per shape and shared: until
+ * the database changes, every caller gets the same buffer while any still
+ * holds it.  New reference (caller must refbuf_unref()). */
 struct refbuf *ovsdb_monitor_get_initial_text(struct ovsdb_monitor *m);
 
 /* Appends to 'out' the <table-updates> JSON text that takes a client from
@@ -142,9 +139,11 @@ bool ovsdb_monitor_put_cond_change(struct ds *out,
                                    const struct ovsdb_monitor *new);
 
 /* For monitor_cond_since: if transaction 'last_id' is the last one or is
- * in the history, returns the changes committed after it and sets
- * '*found'; otherwise returns the initial contents and clears '*found'.
- * Starts the history of the hub if it was off.  New reference. */
+ * in the history, returns the changes committed after it (new reference)
+ * and sets '*found'; otherwise returns NULL and clears '*found': the
+ * client needs the initial contents, ovsdb_monitor_get_initial_text(),
+ * shared with every client of the shape rather than built for this one.
+ * Starts the history of the hub if it was off. */
 json_t *ovsdb_monitor_get_since(struct ovsdb_monitor *m,
                                 const struct uuid *last_id, bool *found);
 

@@ -371,9 +371,9 @@ session_send_reply(struct ovsdb_session *s, const json_t *id, json_t *result)
     session_send(s, id, result, NULL, NULL, NULL);
 }
 
-/* As session_send_reply() for a result already serialized and shared
- * with other sessions ('result' borrowed): queued by reference, not
- * copied. */
+/* As session_send_reply() for a result whose text is 'before' (may be
+ * NULL), then 'shared', a text shared with other sessions (borrowed:
+ * queued by reference, not copied), then 'after' (may be NULL). */
 static const char reply_tail[] = ",\"error\":null}";
 
 /* Starts a reply to request 'id' in 'out', up to its result: what
@@ -389,24 +389,29 @@ put_reply_head(struct ds *out, const json_t *id)
 
 static void
 send_shared_reply(struct ovsdb_session *s, const json_t *id,
-                  struct refbuf *result)
+                  const char *before, struct refbuf *shared, const char *after)
 {
     struct ds head = DS_EMPTY_INITIALIZER;
     put_reply_head(&head, id);
+    ds_put_cstr(&head, before ? before : "");
+    struct ds tail = DS_EMPTY_INITIALIZER;
+    ds_put_format(&tail, "%s%s", after ? after : "", reply_tail);
     flush_pending(s);
     if (s->n_held) {
         struct held_msg *h = session_hold(s, NULL);
-        ds_put_buffer(&head, result->data, result->size);
-        ds_put_cstr(&head, reply_tail);
+        ds_put_buffer(&head, shared->data, shared->size);
+        ds_put_buffer(&head, tail.string, tail.length);
+        ds_destroy(&tail);
         h->text = head;
         return;
     }
     struct iovec head_iov = { head.string, head.length };
-    struct iovec tail_iov = { (char *) reply_tail, sizeof reply_tail - 1 };
-    size_t before = jsonrpc_session_get_backlog(s->js);
-    jsonrpc_session_send_shared(s->js, &head_iov, 1, result, &tail_iov, 1);
-    note_queued(s, before);
+    struct iovec tail_iov = { tail.string, tail.length };
+    size_t backlog = jsonrpc_session_get_backlog(s->js);
+    jsonrpc_session_send_shared(s->js, &head_iov, 1, shared, &tail_iov, 1);
+    note_queued(s, backlog);
     ds_destroy(&head);
+    ds_destroy(&tail);
 }
 
 /* Sends 'result' (takes ownership), the result of "transact" request
@@ -795,8 +800,13 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
         return;
     }
 
+    /* The initial contents, as text shared by every client of the shape:
+     * the whole reply of "monitor" and "monitor_cond", and the third
+     * member of monitor_cond_since's [found, last-txn-id, updates] when
+     * the client's last transaction is not in the history. */
     json_t *result = NULL;
     struct refbuf *text = NULL;
+    char *v3_head = NULL;
     if (version == OVSDB_MONITOR_V3) {
         bool found;
         json_t *updates = ovsdb_monitor_get_since(m, &last_id, &found);
@@ -804,7 +814,12 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
         uuid_to_string(ovsdb_monitor_hub_get_last_txn_id(
                            ovsdb_served_db_get_hub(sdb)),
                        uuid_s);
-        result = json_pack("[b s o]", found, uuid_s, updates);
+        if (found) {
+            result = json_pack("[b s o]", true, uuid_s, updates);
+        } else {
+            v3_head = xasprintf("[false,\"%s\",", uuid_s);
+            text = ovsdb_monitor_get_initial_text(m);
+        }
     } else {
         text = ovsdb_monitor_get_initial_text(m);
     }
@@ -818,8 +833,9 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
     hmap_insert(&s->monitors, &sm->node, hash_string(id_s, 0));
     ovsdb_monitor_subscribe(m, monitor_update_cb, sm);
     if (text) {
-        send_shared_reply(s, msg->id, text);
+        send_shared_reply(s, msg->id, v3_head, text, v3_head ? "]" : NULL);
         refbuf_unref(text);
+        free(v3_head);
     } else {
         session_send_reply(s, msg->id, result);
     }

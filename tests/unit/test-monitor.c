@@ -122,6 +122,17 @@ to_text(json_t *json)
     return s;
 }
 
+/* The initial contents of 'm', parsed and written again with sorted
+ * members, so that they can be compared as text. */
+static char *
+initial(struct ovsdb_monitor *m)
+{
+    struct refbuf *text = ovsdb_monitor_get_initial_text(m);
+    char *s = to_text(parse(text->data));
+    refbuf_unref(text);
+    return s;
+}
+
 int
 main(void)
 {
@@ -149,14 +160,14 @@ main(void)
     CHECK(cond && cond != m1);
     CHECK_INTEQ(ovsdb_monitor_hub_n_monitors(hub), 3);
 
-    char *s = to_text(ovsdb_monitor_get_initial(m1));
+    char *s = initial(m1);
     CHECK(contains(s, "{\"initial\":{\"n\":1,\"name\":\"a\"}}"));
     free(s);
-    s = to_text(ovsdb_monitor_get_initial(v1));
+    s = initial(v1);
     CHECK(contains(s, "{\"new\":{\"m\":[\"map\",[]],\"n\":1,\"name\":\"a\","
                       "\"s\":[\"set\",[]]}}"));
     free(s);
-    s = to_text(ovsdb_monitor_get_initial(cond));
+    s = initial(cond);
     CHECK_STREQ(s, "{}");
     free(s);
 
@@ -232,10 +243,8 @@ main(void)
     free(s);
     struct uuid unknown;
     uuid_generate(&unknown);
-    s = to_text(ovsdb_monitor_get_since(m1, &unknown, &found));
+    CHECK(!ovsdb_monitor_get_since(m1, &unknown, &found));
     CHECK(!found);
-    CHECK(contains(s, "\"initial\""));
-    free(s);
 
     /* Bad requests. */
     s = get_error(hub, "{\"Nope\":{}}", OVSDB_MONITOR_V2);
@@ -271,13 +280,9 @@ main(void)
     struct refbuf *t1 = ovsdb_monitor_get_initial_text(two);
     struct refbuf *t2 = ovsdb_monitor_get_initial_text(two);
     CHECK(t1 == t2);
-    json_t *from_text = parse(t1->data);
-    s = to_text(from_text);
-    char *s2 = to_text(ovsdb_monitor_get_initial(two));
-    CHECK_STREQ(s, s2);
+    s = to_text(parse(t1->data));
     CHECK(contains(s, "\"G\":{"));
     free(s);
-    free(s2);
     refbuf_unref(t1);
     refbuf_unref(t2);
     ovsdb_monitor_unsubscribe(two, collect, &e);
