@@ -371,9 +371,7 @@ session_send_reply(struct ovsdb_session *s, const json_t *id, json_t *result)
     session_send(s, id, result, NULL, NULL, NULL);
 }
 
-/* As session_send_reply() for a result whose text is 'before' (may be
- * NULL), then 'shared', a text shared with other sessions (borrowed:
- * queued by reference, not copied), then 'after' (may be NULL). */
+/* What serialize_msg() writes after a reply's result. */
 static const char reply_tail[] = ",\"error\":null}";
 
 /* Starts a reply to request 'id' in 'out', up to its result: what
@@ -387,6 +385,9 @@ put_reply_head(struct ds *out, const json_t *id)
     ds_put_cstr(out, ",\"result\":");
 }
 
+/* As session_send_reply() for a result whose text is 'before' (may be
+ * NULL), then 'shared', a text shared with other sessions (borrowed:
+ * queued by reference, not copied), then 'after' (may be NULL). */
 static void
 send_shared_reply(struct ovsdb_session *s, const json_t *id,
                   const char *before, struct refbuf *shared, const char *after)

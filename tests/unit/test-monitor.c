@@ -245,6 +245,10 @@ main(void)
     uuid_generate(&unknown);
     CHECK(!ovsdb_monitor_get_since(m1, &unknown, &found));
     CHECK(!found);
+    /* Such a client gets the initial contents instead. */
+    s = initial(m1);
+    CHECK(contains(s, "\"initial\""));
+    free(s);
 
     /* Bad requests. */
     s = get_error(hub, "{\"Nope\":{}}", OVSDB_MONITOR_V2);
