@@ -275,10 +275,7 @@ ovsdb_atom_check_constraints(const union ovsdb_atom *atom,
         && ovsdb_datum_find_key(base->enum_, atom, base->type) == UINT_MAX) {
         struct ds a = DS_EMPTY_INITIALIZER, e = DS_EMPTY_INITIALIZER;
         struct ovsdb_type et;
-        ovsdb_base_type_init(&et.key, base->type);
-        ovsdb_base_type_init(&et.value, OVSDB_TYPE_VOID);
-        et.n_min = 0;
-        et.n_max = UINT_MAX;
+        ovsdb_type_init_enum(&et, base);
         ovsdb_atom_to_string(atom, base->type, &a);
         ovsdb_datum_to_string(base->enum_, &et, &e);
         struct ovsdb_error *error = ovsdb_error(

@@ -18,7 +18,6 @@ struct ovsdb {
     struct ovsdb_schema *schema;
     struct ovsdb_table **tables;    /* Same order as schema->tables. */
     struct ovsdb_txn *txn;          /* Transaction in progress, or NULL. */
-    bool refs_stale;                /* Rows' n_refs need recounting. */
     struct commit_observer *observers;
     size_t n_observers, allocated_observers;
 };
@@ -150,12 +149,6 @@ ovsdb_set_txn(struct ovsdb *db, struct ovsdb_txn *txn)
     db->txn = txn;
 }
 
-void
-ovsdb_mark_refs_stale(struct ovsdb *db)
-{
-    db->refs_stale = true;
-}
-
 static void
 count_refs(struct ovsdb *db, const struct ovsdb_base_type *base,
            const union ovsdb_atom *atoms, unsigned int n,
@@ -180,10 +173,14 @@ count_refs(struct ovsdb *db, const struct ovsdb_base_type *base,
 void
 ovsdb_refresh_refs(struct ovsdb *db)
 {
-    if (!db->refs_stale) {
+    bool stale = false;
+    for (size_t i = 0; i < db->schema->n_tables; i++) {
+        stale |= db->tables[i]->refs_stale;
+        db->tables[i]->refs_stale = false;
+    }
+    if (!stale) {
         return;
     }
-    db->refs_stale = false;
     for (size_t i = 0; i < db->schema->n_tables; i++) {
         struct ovsdb_row *row;
         HMAP_FOR_EACH (row, hmap_node, &db->tables[i]->rows) {

@@ -51,10 +51,9 @@ void ovsdb_remove_commit_observer(struct ovsdb *db, ovsdb_commit_cb *cb,
 void ovsdb_notify_commit_observers(struct ovsdb *db,
                                    const struct ovsdb_txn *txn);
 
-/* Internal: ovsdb_table_put_row() marks the strong reference counts stale;
- * ovsdb_txn_create() recomputes them (all rows, once) before any
+/* Internal: ovsdb_table_put_row() marks its table's strong reference counts
+ * stale; ovsdb_txn_create() recomputes them (all rows, once) before any
  * transaction relies on them. */
-void ovsdb_mark_refs_stale(struct ovsdb *db);
 void ovsdb_refresh_refs(struct ovsdb *db);
 
 /* Internal to ovsdb/txn.c: the transaction in progress on 'db', or NULL.

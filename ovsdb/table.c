@@ -110,5 +110,5 @@ ovsdb_table_put_row(struct ovsdb_table *table, struct ovsdb_row *row)
     hmap_insert(&table->rows, &row->hmap_node,
                 uuid_hash(ovsdb_row_get_uuid(row)));
     ovsdb_table_index_insert(table, row);
-    ovsdb_mark_refs_stale(table->db);
+    table->refs_stale = true;
 }

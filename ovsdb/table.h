@@ -22,6 +22,9 @@ struct ovsdb_table {
     struct hmap rows;           /* Contains "struct ovsdb_row"s. */
     struct hmap *indexes;       /* One hmap per schema index. */
     struct ovsdb_txn_table *txn_table;  /* Non-NULL while in a txn. */
+    /* Set by ovsdb_table_put_row(); ovsdb_refresh_refs() recounts the
+     * database's strong references and clears it. */
+    bool refs_stale;
 };
 
 /* Lifecycle is managed by ovsdb_create()/ovsdb_destroy(). */

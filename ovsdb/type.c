@@ -13,74 +13,16 @@
 #include "ovsdb/error.h"
 #include "ovsdb/parser.h"
 
-static const char *const atomic_type_names[OVSDB_N_TYPES] = {
-    [OVSDB_TYPE_VOID] = "void",
-    [OVSDB_TYPE_INTEGER] = "integer",
-    [OVSDB_TYPE_REAL] = "real",
-    [OVSDB_TYPE_BOOLEAN] = "boolean",
-    [OVSDB_TYPE_STRING] = "string",
-    [OVSDB_TYPE_UUID] = "uuid",
-};
-
-const char *
-ovsdb_atomic_type_to_string(enum ovsdb_atomic_type type)
-{
-    return type < OVSDB_N_TYPES ? atomic_type_names[type] : "<invalid>";
-}
-
 bool
 ovsdb_atomic_type_from_string(const char *name, enum ovsdb_atomic_type *typep)
 {
     for (int i = OVSDB_TYPE_INTEGER; i < OVSDB_N_TYPES; i++) {
-        if (!strcmp(name, atomic_type_names[i])) {
+        if (!strcmp(name, ovsdb_atomic_type_to_string(i))) {
             *typep = i;
             return true;
         }
     }
     return false;
-}
-
-void
-ovsdb_base_type_init(struct ovsdb_base_type *base,
-                     enum ovsdb_atomic_type type)
-{
-    memset(base, 0, sizeof *base);
-    base->type = type;
-    base->enum_ = NULL;
-    switch (type) {
-    case OVSDB_TYPE_INTEGER:
-        base->integer.min = INT64_MIN;
-        base->integer.max = INT64_MAX;
-        break;
-    case OVSDB_TYPE_REAL:
-        base->real.min = -DBL_MAX;
-        base->real.max = DBL_MAX;
-        break;
-    case OVSDB_TYPE_STRING:
-        base->string.min_len = 0;
-        base->string.max_len = UINT_MAX;
-        break;
-    case OVSDB_TYPE_UUID:
-        base->uuid.ref_table_name = NULL;
-        base->uuid.ref_table = NULL;
-        base->uuid.ref_type = OVSDB_REF_STRONG;
-        break;
-    case OVSDB_TYPE_VOID:
-    case OVSDB_TYPE_BOOLEAN:
-    case OVSDB_N_TYPES:
-    default:
-        break;
-    }
-}
-
-/* The type of an enum datum of 'base': a set of unconstrained atoms. */
-static void
-enum_type(struct ovsdb_type *type, const struct ovsdb_base_type *base)
-{
-    ovsdb_base_type_init(&type->key, base->type);
-    ovsdb_base_type_init(&type->value, OVSDB_TYPE_VOID);
-    type->n_min = 0;
-    type->n_max = UINT_MAX;
 }
 
 void
@@ -90,7 +32,7 @@ ovsdb_base_type_clone(struct ovsdb_base_type *dst,
     *dst = *src;
     if (src->enum_) {
         struct ovsdb_type et;
-        enum_type(&et, src);
+        ovsdb_type_init_enum(&et, src);
         dst->enum_ = xmalloc(sizeof *dst->enum_);
         ovsdb_datum_clone(dst->enum_, src->enum_, &et);
     }
@@ -107,7 +49,7 @@ ovsdb_base_type_destroy(struct ovsdb_base_type *base)
     }
     if (base->enum_) {
         struct ovsdb_type et;
-        enum_type(&et, base);
+        ovsdb_type_init_enum(&et, base);
         ovsdb_datum_destroy(base->enum_, &et);
         free(base->enum_);
         base->enum_ = NULL;
@@ -130,7 +72,7 @@ ovsdb_base_type_equals(const struct ovsdb_base_type *a,
     }
     if (a->enum_) {
         struct ovsdb_type et;
-        enum_type(&et, a);
+        ovsdb_type_init_enum(&et, a);
         if (!ovsdb_datum_equals(a->enum_, b->enum_, &et)) {
             return false;
         }
@@ -230,7 +172,7 @@ parse_base_object(struct ovsdb_base_type *base, const json_t *json)
                                               | OP_OPTIONAL);
     if (enum_) {
         struct ovsdb_type et;
-        enum_type(&et, base);
+        ovsdb_type_init_enum(&et, base);
         base->enum_ = xmalloc(sizeof *base->enum_);
         error = ovsdb_datum_from_json(base->enum_, &et, enum_, NULL);
         if (error) {
@@ -359,7 +301,7 @@ ovsdb_base_type_to_json(const struct ovsdb_base_type *base)
     json_object_set_new(json, "type", json_string(name));
     if (base->enum_) {
         struct ovsdb_type et;
-        enum_type(&et, base);
+        ovsdb_type_init_enum(&et, base);
         json_object_set_new(json, "enum",
                             ovsdb_datum_to_json(base->enum_, &et));
     }

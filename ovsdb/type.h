@@ -11,9 +11,11 @@
 #ifndef OVSDB_TYPE_H
 #define OVSDB_TYPE_H 1
 
+#include <float.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <jansson.h>
 #include "lib/util.h"
 
@@ -31,8 +33,31 @@ enum ovsdb_atomic_type {
     OVSDB_N_TYPES
 };
 
-/* Returns "integer", "real", "boolean", "string", "uuid" (or "void"). */
-const char *ovsdb_atomic_type_to_string(enum ovsdb_atomic_type);
+/* Returns "integer", "real", "boolean", "string", "uuid" (or "void").
+ * Inline, like ovsdb_base_type_init() below, because ovsdb/datum.c needs
+ * them and type.c calls datum.c (for enum constraints): the call graph
+ * between the two runs one way only. */
+static inline const char *
+ovsdb_atomic_type_to_string(enum ovsdb_atomic_type type)
+{
+    switch (type) {
+    case OVSDB_TYPE_VOID:
+        return "void";
+    case OVSDB_TYPE_INTEGER:
+        return "integer";
+    case OVSDB_TYPE_REAL:
+        return "real";
+    case OVSDB_TYPE_BOOLEAN:
+        return "boolean";
+    case OVSDB_TYPE_STRING:
+        return "string";
+    case OVSDB_TYPE_UUID:
+        return "uuid";
+    case OVSDB_N_TYPES:
+    default:
+        return "<invalid>";
+    }
+}
 
 /* Parses 'name'; returns false if it is not an atomic type name. */
 bool ovsdb_atomic_type_from_string(const char *name,
@@ -81,8 +106,50 @@ struct ovsdb_type {
 #define OVSDB_UNLIMITED UINT_MAX
 
 /* Initializes 'base' as an unconstrained base of 'type'. */
-void ovsdb_base_type_init(struct ovsdb_base_type *base,
-                          enum ovsdb_atomic_type type);
+static inline void
+ovsdb_base_type_init(struct ovsdb_base_type *base, enum ovsdb_atomic_type type)
+{
+    memset(base, 0, sizeof *base);
+    base->type = type;
+    base->enum_ = NULL;
+    switch (type) {
+    case OVSDB_TYPE_INTEGER:
+        base->integer.min = INT64_MIN;
+        base->integer.max = INT64_MAX;
+        break;
+    case OVSDB_TYPE_REAL:
+        base->real.min = -DBL_MAX;
+        base->real.max = DBL_MAX;
+        break;
+    case OVSDB_TYPE_STRING:
+        base->string.min_len = 0;
+        base->string.max_len = UINT_MAX;
+        break;
+    case OVSDB_TYPE_UUID:
+        base->uuid.ref_table_name = NULL;
+        base->uuid.ref_table = NULL;
+        base->uuid.ref_type = OVSDB_REF_STRONG;
+        break;
+    case OVSDB_TYPE_VOID:
+    case OVSDB_TYPE_BOOLEAN:
+    case OVSDB_N_TYPES:
+    default:
+        break;
+    }
+}
+
+/* Initializes 'type' as the type of 'base''s enum constraint: a set of any
+ * number of unconstrained atoms of 'base''s atomic type. */
+static inline void
+ovsdb_type_init_enum(struct ovsdb_type *type,
+                     const struct ovsdb_base_type *base)
+{
+    ovsdb_base_type_init(&type->key, base->type);
+    ovsdb_base_type_init(&type->value, OVSDB_TYPE_VOID);
+    type->n_min = 0;
+    type->n_max = UINT_MAX;
+}
+
 void ovsdb_base_type_clone(struct ovsdb_base_type *dst,
                            const struct ovsdb_base_type *src);
 void ovsdb_base_type_destroy(struct ovsdb_base_type *base);
