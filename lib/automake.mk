@@ -8,7 +8,8 @@ lib_libsupport_a_SOURCES = \
 	lib/refbuf.c lib/refbuf.h \
 	lib/sha1.c lib/sha1.h \
 	lib/util.c lib/util.h \
-	lib/uuid.c lib/uuid.h
+	lib/uuid.c lib/uuid.h \
+	lib/version.c lib/version.h
 # (engine) generic JSON helpers.
 lib_libsupport_a_SOURCES += lib/json-util.c lib/json-util.h lib/bitmap.h
 

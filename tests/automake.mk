@@ -11,79 +11,73 @@
 # tests/e2e/dist-list.sh).
 TEST_LDADD = $(PROGRAM_LIBS)
 
-# lib unit tests.
-check_PROGRAMS += tests/unit/test-allocator tests/unit/test-hmap \
-	tests/unit/test-uuid tests/unit/test-ds tests/unit/test-sha1
-tests_unit_test_allocator_LDADD = $(TEST_LDADD)
-tests_unit_test_hmap_LDADD = $(TEST_LDADD)
-tests_unit_test_uuid_LDADD = $(TEST_LDADD)
-tests_unit_test_ds_LDADD = $(TEST_LDADD)
-tests_unit_test_sha1_LDADD = $(TEST_LDADD)
-# (net) lib unit tests go below.
-check_PROGRAMS += tests/unit/test-unixctl tests/unit/test-jsonrpc \
-	tests/unit/test-stream tests/unit/test-poll-loop \
-	tests/unit/test-vlog tests/unit/test-reconnect
-tests_unit_test_unixctl_LDADD = $(TEST_LDADD)
-tests_unit_test_jsonrpc_LDADD = $(TEST_LDADD)
-tests_unit_test_stream_LDADD = $(TEST_LDADD)
-tests_unit_test_poll_loop_LDADD = $(TEST_LDADD)
-tests_unit_test_vlog_LDADD = $(TEST_LDADD)
-tests_unit_test_reconnect_LDADD = $(TEST_LDADD)
+# Unit tests: tests/unit/<folder>/test-<module>.c tests the module of that
+# name in lib/ or ovsdb/<folder>/.
+unit_tests = \
+	tests/unit/lib/test-allocator tests/unit/lib/test-hmap \
+	tests/unit/lib/test-uuid tests/unit/lib/test-ds tests/unit/lib/test-sha1 \
+	tests/unit/lib/test-json-util tests/unit/lib/test-unixctl \
+	tests/unit/lib/test-jsonrpc tests/unit/lib/test-stream \
+	tests/unit/lib/test-poll-loop tests/unit/lib/test-vlog \
+	tests/unit/lib/test-reconnect \
+	tests/unit/engine/test-error tests/unit/engine/test-schema \
+	tests/unit/engine/test-datum tests/unit/engine/test-txn \
+	tests/unit/engine/test-condition tests/unit/engine/test-mutation \
+	tests/unit/engine/test-lock tests/unit/engine/test-rbac \
+	tests/unit/format/test-log tests/unit/format/test-raft-record \
+	tests/unit/format/test-cluster-file \
+	tests/unit/monitor/test-monitor tests/unit/monitor/test-monitor-pending \
+	tests/unit/raft/test-raft-rpc tests/unit/raft/test-raft-conn \
+	tests/unit/storage/test-storage \
+	tests/unit/server/test-remotes \
+	tests/unit/client/test-table-format
+check_PROGRAMS += $(unit_tests)
+tests_unit_lib_test_allocator_LDADD = $(TEST_LDADD)
+tests_unit_lib_test_hmap_LDADD = $(TEST_LDADD)
+tests_unit_lib_test_uuid_LDADD = $(TEST_LDADD)
+tests_unit_lib_test_ds_LDADD = $(TEST_LDADD)
+tests_unit_lib_test_sha1_LDADD = $(TEST_LDADD)
+tests_unit_lib_test_json_util_LDADD = $(TEST_LDADD)
+tests_unit_lib_test_unixctl_LDADD = $(TEST_LDADD)
+tests_unit_lib_test_jsonrpc_LDADD = $(TEST_LDADD)
+tests_unit_lib_test_stream_LDADD = $(TEST_LDADD)
+tests_unit_lib_test_poll_loop_LDADD = $(TEST_LDADD)
+tests_unit_lib_test_vlog_LDADD = $(TEST_LDADD)
+tests_unit_lib_test_reconnect_LDADD = $(TEST_LDADD)
+tests_unit_engine_test_error_LDADD = $(TEST_LDADD)
+tests_unit_engine_test_schema_LDADD = $(TEST_LDADD)
+tests_unit_engine_test_datum_LDADD = $(TEST_LDADD)
+tests_unit_engine_test_txn_LDADD = $(TEST_LDADD)
+tests_unit_engine_test_condition_LDADD = $(TEST_LDADD)
+tests_unit_engine_test_mutation_LDADD = $(TEST_LDADD)
+tests_unit_engine_test_lock_LDADD = $(TEST_LDADD)
+tests_unit_engine_test_rbac_LDADD = $(TEST_LDADD)
+tests_unit_format_test_log_LDADD = $(TEST_LDADD)
+tests_unit_format_test_raft_record_LDADD = $(TEST_LDADD)
+tests_unit_format_test_cluster_file_LDADD = $(TEST_LDADD)
+tests_unit_monitor_test_monitor_LDADD = $(TEST_LDADD)
+tests_unit_monitor_test_monitor_pending_LDADD = $(TEST_LDADD)
+tests_unit_raft_test_raft_rpc_LDADD = $(TEST_LDADD)
+tests_unit_raft_test_raft_conn_LDADD = $(TEST_LDADD)
+tests_unit_storage_test_storage_LDADD = $(TEST_LDADD)
+tests_unit_server_test_remotes_LDADD = $(TEST_LDADD)
+tests_unit_client_test_table_format_LDADD = $(TEST_LDADD)
+# ovsdb-client's table printer is part of the client program, not of
+# libovsdb.a.
+tests_unit_client_test_table_format_SOURCES = \
+	tests/unit/client/test-table-format.c ovsdb/client/table-format.c
 
-# (engine) ovsdb unit tests go below.
-noinst_PROGRAMS += tests/ovsdb-exec
+# Programs the end-to-end tests drive.
+noinst_PROGRAMS += tests/ovsdb-exec tests/cluster-util \
+	tests/cluster/test-raft-conn
 tests_ovsdb_exec_SOURCES = tests/ovsdb-exec.c
 tests_ovsdb_exec_LDADD = $(TEST_LDADD)
-check_PROGRAMS += tests/unit/test-error tests/unit/test-json-util \
-	tests/unit/test-schema tests/unit/test-datum tests/unit/test-txn \
-	tests/unit/test-condition tests/unit/test-mutation
-tests_unit_test_condition_LDADD = $(TEST_LDADD)
-tests_unit_test_mutation_LDADD = $(TEST_LDADD)
-tests_unit_test_error_LDADD = $(TEST_LDADD)
-tests_unit_test_json_util_LDADD = $(TEST_LDADD)
-tests_unit_test_schema_LDADD = $(TEST_LDADD)
-tests_unit_test_datum_LDADD = $(TEST_LDADD)
-tests_unit_test_txn_LDADD = $(TEST_LDADD)
-
-# (storage) unit tests go below.
-check_PROGRAMS += tests/unit/test-log tests/unit/test-storage
-tests_unit_test_log_LDADD = $(TEST_LDADD)
-tests_unit_test_storage_LDADD = $(TEST_LDADD)
-
-# (cluster) the clustered file format and ovsdb-tool's cluster commands.
-check_PROGRAMS += tests/unit/test-raft-record tests/unit/test-cluster-file
-tests_unit_test_raft_record_LDADD = $(TEST_LDADD)
-tests_unit_test_cluster_file_LDADD = $(TEST_LDADD)
-noinst_PROGRAMS += tests/cluster-util
 tests_cluster_util_SOURCES = tests/cluster-util.c
 tests_cluster_util_LDADD = $(TEST_LDADD)
-
-# (server) tests go below.
-check_PROGRAMS += tests/unit/test-lock tests/unit/test-monitor
-tests_unit_test_lock_LDADD = $(TEST_LDADD)
-tests_unit_test_monitor_LDADD = $(TEST_LDADD)
-check_PROGRAMS += tests/unit/test-monitor-pending
-tests_unit_test_monitor_pending_LDADD = $(TEST_LDADD)
-
-# (client) tests go below.
-check_PROGRAMS += tests/unit/test-table-format
-tests_unit_test_table_format_LDADD = $(TEST_LDADD)
-
-# (security) TLS, RBAC and remotes tests go below.
-check_PROGRAMS += tests/security/ssl-tool tests/unit/test-rbac \
-	tests/unit/test-remotes
-tests_security_ssl_tool_LDADD = $(TEST_LDADD) $(OPENSSL_LIBS)
-tests_unit_test_rbac_LDADD = $(TEST_LDADD)
-tests_unit_test_remotes_LDADD = $(TEST_LDADD)
-
-# (raft) Raft wire-protocol tests and traces go below.
-check_PROGRAMS += tests/unit/test-raft-rpc
-tests_unit_test_raft_rpc_LDADD = $(TEST_LDADD)
-check_PROGRAMS += tests/unit/test-raft-conn
-tests_unit_test_raft_conn_LDADD = $(TEST_LDADD)
-noinst_PROGRAMS += tests/cluster/test-raft-conn
 tests_cluster_test_raft_conn_SOURCES = tests/cluster/test-raft-conn.c
 tests_cluster_test_raft_conn_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/security/ssl-tool
+tests_security_ssl_tool_LDADD = $(TEST_LDADD) $(OPENSSL_LIBS)
 
 check-local: $(check_PROGRAMS) $(bin_PROGRAMS) $(sbin_PROGRAMS) \
 		$(noinst_PROGRAMS) $(dist_man1_MANS)

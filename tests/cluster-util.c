@@ -1,4 +1,4 @@
-/* tests/cluster-util.c: drives ovsdb/cluster-file from the shell tests.
+/* tests/cluster-util.c: drives ovsdb/format/cluster-file from the shell tests.
  *
  * Usage: cluster-util replay CLUSTERED STANDALONE
  *            Reads CLUSTERED with cluster_file_open(), replays every entry
@@ -19,10 +19,10 @@
 #include <string.h>
 #include "lib/ds.h"
 #include "lib/util.h"
-#include "ovsdb/cluster-file.h"
-#include "ovsdb/error.h"
-#include "ovsdb/file.h"
-#include "ovsdb/ovsdb.h"
+#include "ovsdb/format/cluster-file.h"
+#include "ovsdb/engine/error.h"
+#include "ovsdb/format/file.h"
+#include "ovsdb/engine/ovsdb.h"
 
 static void
 check(struct ovsdb_error *error)

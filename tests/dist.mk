@@ -221,6 +221,7 @@ EXTRA_DIST += \
 	tests/dist.mk \
 	tests/e2e/dist-list.sh \
 	tests/e2e/install.sh \
+	tests/e2e/layering.py \
 	tests/e2e/layering.sh \
 	tests/e2e/lib.sh \
 	tests/e2e/man.sh \
@@ -322,37 +323,37 @@ EXTRA_DIST += \
 	tests/storage/test2.ovsschema \
 	tests/storage/tool-reports.sh \
 	tests/unit/check.h \
-	tests/unit/test-allocator.c \
-	tests/unit/test-cluster-file.c \
-	tests/unit/test-condition.c \
-	tests/unit/test-datum.c \
-	tests/unit/test-ds.c \
-	tests/unit/test-error.c \
-	tests/unit/test-hmap.c \
-	tests/unit/test-json-util.c \
-	tests/unit/test-jsonrpc.c \
-	tests/unit/test-lock.c \
-	tests/unit/test-log.c \
-	tests/unit/test-monitor-pending.c \
-	tests/unit/test-monitor.c \
-	tests/unit/test-mutation.c \
-	tests/unit/test-poll-loop.c \
-	tests/unit/test-raft-conn.c \
-	tests/unit/test-raft-record.c \
-	tests/unit/test-raft-rpc.c \
-	tests/unit/test-rbac.c \
-	tests/unit/test-reconnect.c \
-	tests/unit/test-remotes.c \
-	tests/unit/test-schema.c \
-	tests/unit/test-sha1.c \
-	tests/unit/test-storage.c \
-	tests/unit/test-stream.c \
-	tests/unit/test-table-format.c \
-	tests/unit/test-txn.c \
-	tests/unit/test-unixctl.c \
-	tests/unit/test-uuid.c \
-	tests/unit/test-vlog.c \
-	tests/unit/test-wl-rpc.c \
+	tests/unit/client/test-table-format.c \
+	tests/unit/engine/test-condition.c \
+	tests/unit/engine/test-datum.c \
+	tests/unit/engine/test-error.c \
+	tests/unit/engine/test-lock.c \
+	tests/unit/engine/test-mutation.c \
+	tests/unit/engine/test-rbac.c \
+	tests/unit/engine/test-schema.c \
+	tests/unit/engine/test-txn.c \
+	tests/unit/format/test-cluster-file.c \
+	tests/unit/format/test-log.c \
+	tests/unit/format/test-raft-record.c \
+	tests/unit/lib/test-allocator.c \
+	tests/unit/lib/test-ds.c \
+	tests/unit/lib/test-hmap.c \
+	tests/unit/lib/test-json-util.c \
+	tests/unit/lib/test-jsonrpc.c \
+	tests/unit/lib/test-poll-loop.c \
+	tests/unit/lib/test-reconnect.c \
+	tests/unit/lib/test-sha1.c \
+	tests/unit/lib/test-stream.c \
+	tests/unit/lib/test-unixctl.c \
+	tests/unit/lib/test-uuid.c \
+	tests/unit/lib/test-vlog.c \
+	tests/unit/monitor/test-monitor-pending.c \
+	tests/unit/monitor/test-monitor.c \
+	tests/unit/raft/test-raft-conn.c \
+	tests/unit/raft/test-raft-rpc.c \
+	tests/unit/server/test-remotes.c \
+	tests/unit/storage/test-storage.c \
+	tests/unit/workloads/test-wl-rpc.c \
 	tests/update-dist-list \
 	tests/workloads/README.md \
 	tests/workloads/RESULTS.md \

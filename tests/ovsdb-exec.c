@@ -24,12 +24,12 @@
 #include "lib/ds.h"
 #include "lib/json-util.h"
 #include "lib/util.h"
-#include "ovsdb/error.h"
-#include "ovsdb/execution.h"
-#include "ovsdb/ovsdb.h"
-#include "ovsdb/schema.h"
-#include "ovsdb/record.h"
-#include "ovsdb/txn.h"
+#include "ovsdb/engine/error.h"
+#include "ovsdb/engine/execution.h"
+#include "ovsdb/engine/ovsdb.h"
+#include "ovsdb/engine/schema.h"
+#include "ovsdb/format/record.h"
+#include "ovsdb/engine/txn.h"
 
 static FILE *db_file;
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/cluster/catch-up.sh: a member with many committed entries to apply
-# applies them a slice per pass of its loop (ovsdb/storage.c), so that it
+# applies them a slice per pass of its loop (ovsdb/storage/storage.c), so that it
 # keeps answering its clients meanwhile.  Two of our servers on
 # tcp:127.0.0.1:
 #   1. s1, a cluster of one, commits $ENTRIES one-row transactions (one

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/cluster/compact.sh: a member of a 3-member cluster of ours compacts
-# its clustered file in a child process (ovsdb/storage.c), not in its main
+# its clustered file in a child process (ovsdb/storage/storage.c), not in its main
 # loop.  While the leader, then a follower, compacts a large database (the
 # child made to last at least CHILD_MSEC by OVSDB_COMPACT_CHILD_DELAY_MSEC),
 # clients of every member keep being answered within BOUND_MSEC, far

@@ -2,7 +2,7 @@
 # tests/cluster/convert-wait.sh: an online "convert" of a clustered
 # database waits for its entry without stalling its server, and a
 # conversion that the cluster could not take is run again, as the
-# reference's trigger does (ovsdb/session.c, ovsdb/databases.c).  Three of
+# reference's trigger does (ovsdb/server/session.c, ovsdb/server/databases.c).  Three of
 # our servers on tcp:127.0.0.1:
 #   1. while a writer keeps committing on the leader, a follower converts
 #      three times: each conversion is built on the follower's state, which

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/cluster/members.sh: a cluster of three of our servers (ovsdb/raft.c)
+# tests/cluster/members.sh: a cluster of three of our servers (ovsdb/raft/raft.c)
 # on tcp:127.0.0.1.  s1 is made by our create-cluster, s2 and s3 by our
 # join-cluster; they elect a leader, a write on a follower is forwarded to
 # the leader and seen on every member, the leader is killed with SIGKILL

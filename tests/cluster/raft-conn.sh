@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/cluster/raft-conn.sh: ovsdb/raft-conn joins a reference cluster.
+# tests/cluster/raft-conn.sh: ovsdb/raft/raft-conn joins a reference cluster.
 #
 # A one-member reference cluster on tcp:127.0.0.1 is compacted (so a
 # joiner needs a snapshot); tests/cluster/test-raft-conn joins it with

@@ -7,7 +7,7 @@
 # its initial reply already showed), and each ends with the member's rows.
 # A member's proposed transactions are its state before the cluster
 # decides them; a monitor request waits until they are decided (the read
-# barrier in ovsdb/session.c).
+# barrier in ovsdb/server/session.c).
 . "$OVSDB_SRCDIR/tests/e2e/lib.sh"
 . "$OVSDB_SRCDIR/tests/cluster/raft-lib"
 command -v python3 >/dev/null || skip "no python3 for the test clients"

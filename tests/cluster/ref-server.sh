@@ -2,7 +2,7 @@
 # one-member cluster made by each tool and commits transactions to it
 # (entries, votes, leader and commit index records).  Both tools read the
 # result the same way; cluster-to-standalone by each gives the same data,
-# and so does our ovsdb/cluster-file's replay; our compaction of the file
+# and so does our ovsdb/format/cluster-file's replay; our compaction of the file
 # (cluster_file_save_snapshot()) is accepted by the reference's tools and
 # server, which goes on committing to it, and both tools still agree.
 # An online conversion (an entry with a schema) replays to the new

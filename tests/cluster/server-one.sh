@@ -1,5 +1,5 @@
 # tests/cluster/server-one.sh: our ovsdb-server serving a one-member
-# cluster (ovsdb/raft.h, issue 14).  A file made by our ovsdb-tool
+# cluster (ovsdb/raft/raft.h, issue 14).  A file made by our ovsdb-tool
 # create-cluster is served by our server: it is its own leader, commits
 # transactions as Raft entries, reports _Server.Database (model, leader,
 # connected, cid, sid, index) and cluster/status, cluster/cid, cluster/sid;

@@ -1,5 +1,5 @@
 /* tests/cluster/test-raft-conn.c: joins a reference cluster with
- * ovsdb/raft-conn and a scripted follower.
+ * ovsdb/raft/raft-conn and a scripted follower.
  *
  * Usage: test-raft-conn LOCAL-ADDRESS REMOTE-ADDRESS [TIMEOUT-SECONDS]
  *
@@ -14,7 +14,7 @@
  * hello_request (visible in the reference's log), and it must keep
  * receiving heartbeats.  Prints each step; exits 0 when all happened, 1
  * on timeout (default 30 s).  This is a test driver, not a Raft member:
- * the state machine is ovsdb/raft.c's business. */
+ * the state machine is ovsdb/raft/raft.c's business. */
 #include <config.h>
 
 #include <inttypes.h>
@@ -26,8 +26,8 @@
 #include "lib/timeval.h"
 #include "lib/uuid.h"
 #include "lib/vlog.h"
-#include "ovsdb/raft-conn.h"
-#include "ovsdb/raft-rpc.h"
+#include "ovsdb/raft/raft-conn.h"
+#include "ovsdb/raft/raft-rpc.h"
 
 static struct uuid leader;
 static uint64_t log_end = 1;

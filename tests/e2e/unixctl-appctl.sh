@@ -1,5 +1,5 @@
 # tests/e2e/unixctl-appctl.sh: the REFERENCE ovs-appctl drives our unixctl
-# server (tests/unit/test-unixctl serve), proving wire compatibility; also
+# server (tests/unit/lib/test-unixctl serve), proving wire compatibility; also
 # --detach, --pidfile and clean removal of the socket and pidfile on
 # SIGTERM.
 . "$OVSDB_SRCDIR/tests/e2e/lib.sh"
@@ -11,7 +11,7 @@ alive() {
     [ -d /proc/$1 ] && ! grep -q '^State:[[:space:]]*Z' /proc/$1/status
 }
 
-SERVER=$OVSDB_BUILDDIR/tests/unit/test-unixctl
+SERVER=$OVSDB_BUILDDIR/tests/unit/lib/test-unixctl
 CTL=$PWD/ctl.sock
 export OVS_RUNDIR=$PWD OVS_LOGDIR=$PWD
 

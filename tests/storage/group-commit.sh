@@ -1,7 +1,7 @@
-# tests/storage/group-commit.sh: group commit (ovsdb/storage.h).  Several
+# tests/storage/group-commit.sh: group commit (ovsdb/storage/storage.h).  Several
 # clients' transactions read in one pass of the server's loop share one
 # write and one fsync; when that write or fsync fails (OVSDB_LOG_FAULT, see
-# ovsdb/log.h), every one of them gets the "I/O error", none of them is in
+# ovsdb/format/log.h), every one of them gets the "I/O error", none of them is in
 # the database (asked right after, and in the file after kill -9), even
 # though each changed the same row as the ones before it, and the server
 # goes on serving; a monitor never hears of the failed ones.  Then kill -9
@@ -83,7 +83,7 @@ expect_eq "$(counts)" "counter $K tags $K children $K roots $((K + 1))" \
     "file after a failed write"
 
 # 2. The batch's fsync fails: the batch is cut off the file again (and that
-# made durable; tests/unit/test-storage.c checks the cut itself), so even a
+# made durable; tests/unit/storage/test-storage.c checks the cut itself), so even a
 # crash right away does not bring it back.
 stop_server
 OVSDB_LOG_FAULT=fsync:1:EIO start_server

@@ -3,7 +3,7 @@
 # again) appends to the same file; online compaction
 # (ovsdb-server/compact) keeps every row, including rows committed while it
 # runs, and the reference reads the result.  With injected write and fsync
-# failures (OVSDB_LOG_FAULT, see ovsdb/log.h), the failed commits get an
+# failures (OVSDB_LOG_FAULT, see ovsdb/format/log.h), the failed commits get an
 # "I/O error" reply and are not in the file, and the server goes on
 # committing once the disk works again.
 . "$OVSDB_SRCDIR/tests/e2e/lib.sh"

@@ -13,10 +13,10 @@ tests_workloads_malloc_bench_SOURCES = tests/workloads/malloc-bench.c
 tests_workloads_malloc_bench_LDADD = $(PROGRAM_LIBS)
 
 # The driver's JSON-RPC client, against a scripted server.
-check_PROGRAMS += tests/unit/test-wl-rpc
-tests_unit_test_wl_rpc_SOURCES = tests/unit/test-wl-rpc.c \
+check_PROGRAMS += tests/unit/workloads/test-wl-rpc
+tests_unit_workloads_test_wl_rpc_SOURCES = tests/unit/workloads/test-wl-rpc.c \
 	tests/workloads/wl-rpc.c tests/workloads/wl-rpc.h
-tests_unit_test_wl_rpc_LDADD = $(TEST_LDADD)
+tests_unit_workloads_test_wl_rpc_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/workloads/README.md tests/workloads/bench \
 	tests/workloads/smoke.sh tests/workloads/workload.ovsschema \
 	tests/workloads/bigdb.py tests/workloads/bigdb.sh tests/workloads/ovn.sh \

@@ -1,0 +1,305 @@
+/* ovsdb/engine/row.c: see row.h. */
+#include <config.h>
+#include "ovsdb/engine/row.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "lib/allocator.h"
+#include "lib/hash.h"
+#include "ovsdb/engine/error.h"
+#include "ovsdb/engine/table.h"
+
+/* A row is one block: the header, 'n_columns' datums, 'n_indexes' index
+ * nodes, then one atom per column with an inline slot (a column that holds
+ * at most one key and no value), where the datum keeps its key while it
+ * has exactly one: no separate allocation for most columns. */
+static size_t
+row_size(const struct ovsdb_table_schema *ts)
+{
+    return (sizeof(struct ovsdb_row)
+            + ts->n_columns * sizeof(struct ovsdb_datum)
+            + ts->n_indexes * sizeof(struct hmap_node)
+            + ts->n_inline * sizeof(union ovsdb_atom));
+}
+
+static union ovsdb_atom *
+inline_slot(const struct ovsdb_row *row, const struct ovsdb_column *column)
+{
+    const struct ovsdb_table_schema *ts = row->table->schema;
+    union ovsdb_atom *slots = (union ovsdb_atom *) (void *)
+        ((char *) &row->fields[ts->n_columns]
+         + ts->n_indexes * sizeof(struct hmap_node));
+    return &slots[column->inline_slot];
+}
+
+/* Initializes 'row''s datum for 'column' to the column's default. */
+static void
+init_default(struct ovsdb_row *row, const struct ovsdb_column *column)
+{
+    struct ovsdb_datum *d = &row->fields[column->index];
+    if (column->inline_slot >= 0 && column->type.n_min == 1) {
+        union ovsdb_atom *slot = inline_slot(row, column);
+        ovsdb_atom_init_default(slot, column->type.key.type);
+        d->n = 1;
+        d->keys_inline = true;
+        d->is_map = false;
+        d->keys = slot;
+    } else {
+        ovsdb_datum_init_default(d, &column->type);
+    }
+}
+
+struct ovsdb_row *
+ovsdb_row_create(const struct ovsdb_table *table)
+{
+    const struct ovsdb_table_schema *ts = table->schema;
+    struct ovsdb_row *row = xmalloc(row_size(ts));
+    row->table = (struct ovsdb_table *) table;
+    row->n_refs = 0;
+    row->n_holders = 0;
+    for (size_t i = 0; i < ts->n_columns; i++) {
+        init_default(row, ts->columns[i]);
+    }
+    return row;
+}
+
+struct ovsdb_row *
+ovsdb_row_clone(const struct ovsdb_row *old)
+{
+    return ovsdb_row_clone_except(old, NULL);
+}
+
+struct ovsdb_row *
+ovsdb_row_clone_except(const struct ovsdb_row *old,
+                       const struct ovsdb_column_set *skip)
+{
+    const struct ovsdb_table_schema *ts = old->table->schema;
+    struct ovsdb_row *row = xmalloc(row_size(ts));
+    row->table = old->table;
+    row->n_refs = old->n_refs;
+    row->n_holders = 0;
+    for (size_t i = 0; i < ts->n_columns; i++) {
+        const struct ovsdb_column *column = ts->columns[i];
+        const struct ovsdb_datum *src = &old->fields[i];
+        if (skip && ovsdb_column_set_contains(skip, i)) {
+            init_default(row, column);
+        } else if (column->inline_slot >= 0 && src->n == 1) {
+            ovsdb_datum_clone_inline(&row->fields[i], src,
+                                     inline_slot(row, column),
+                                     &column->type);
+        } else {
+            ovsdb_datum_clone(&row->fields[i], src, &column->type);
+        }
+    }
+    return row;
+}
+
+void
+ovsdb_row_destroy(struct ovsdb_row *row)
+{
+    if (row && row->n_holders) {
+        row->n_holders--;
+    } else if (row) {
+        const struct ovsdb_table_schema *ts = row->table->schema;
+        for (size_t i = 0; i < ts->n_columns; i++) {
+            ovsdb_datum_destroy(&row->fields[i], &ts->columns[i]->type);
+        }
+        free(row);
+    }
+}
+
+struct ovsdb_row *
+ovsdb_row_hold(const struct ovsdb_row *row_)
+{
+    struct ovsdb_row *row = (struct ovsdb_row *) row_;
+    row->n_holders++;
+    return row;
+}
+
+void
+ovsdb_row_set_uuid(struct ovsdb_row *row, const struct uuid *uuid)
+{
+    row->fields[OVSDB_COL_UUID].keys[0].uuid = *uuid;
+}
+
+void
+ovsdb_row_set_version(struct ovsdb_row *row, const struct uuid *uuid)
+{
+    row->fields[OVSDB_COL_VERSION].keys[0].uuid = *uuid;
+}
+
+struct hmap_node *
+ovsdb_row_get_index_node(const struct ovsdb_row *row, size_t i)
+{
+    const struct ovsdb_table_schema *ts = row->table->schema;
+    return (struct hmap_node *) (void *) &row->fields[ts->n_columns] + i;
+}
+
+struct ovsdb_row *
+ovsdb_row_from_index_node(const struct ovsdb_table *table, size_t i,
+                          const struct hmap_node *node)
+{
+    const struct ovsdb_table_schema *ts = table->schema;
+    return (struct ovsdb_row *) (void *)
+        ((char *) (node - i) - ts->n_columns * sizeof(struct ovsdb_datum)
+         - offsetof(struct ovsdb_row, fields));
+}
+
+uint32_t
+ovsdb_row_hash_columns(const struct ovsdb_row *row,
+                       const struct ovsdb_column_set *columns,
+                       uint32_t basis)
+{
+    for (size_t i = 0; i < columns->n_columns; i++) {
+        const struct ovsdb_column *column = columns->columns[i];
+        basis = ovsdb_datum_hash(&row->fields[column->index], &column->type,
+                                 basis);
+    }
+    return basis;
+}
+
+bool
+ovsdb_row_equal_columns(const struct ovsdb_row *a, const struct ovsdb_row *b,
+                        const struct ovsdb_column_set *columns)
+{
+    for (size_t i = 0; i < columns->n_columns; i++) {
+        const struct ovsdb_column *column = columns->columns[i];
+        if (!ovsdb_datum_equals(&a->fields[column->index],
+                                &b->fields[column->index], &column->type)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static struct ovsdb_error *parse_member(struct ovsdb_row *, const json_t *,
+                                       const char *name, const json_t *value,
+                                       struct ovsdb_symbol_table *,
+                                       struct ovsdb_column_set *);
+
+/* Parses the members of 'json' into 'row' in the order the reference
+ * visits them (its JSON objects are hash maps), so that a row with several
+ * bad columns reports the same one. */
+static struct ovsdb_error *
+parse_in_reference_order(struct ovsdb_row *row, const json_t *json,
+                         struct ovsdb_symbol_table *symtab,
+                         struct ovsdb_column_set *columns)
+{
+    struct member {
+        struct hmap_node node;
+        const char *name;
+        const json_t *value;
+    };
+    size_t n = json_object_size(json);
+    struct member small[8];
+    struct member *members = n <= ARRAY_SIZE(small)
+                             ? small : xmalloc(n * sizeof *members);
+    struct hmap order = HMAP_INITIALIZER(&order);
+    const char *key;
+    json_t *val;
+    size_t i = 0;
+    json_object_foreach ((json_t *) json, key, val) {
+        members[i].name = key;
+        members[i].value = val;
+        hmap_insert(&order, &members[i].node, hash_string(key, 0));
+        i++;
+    }
+
+    struct ovsdb_error *error = NULL;
+    const struct member *m;
+    HMAP_FOR_EACH (m, node, &order) {
+        error = parse_member(row, json, m->name, m->value, symtab, columns);
+        if (error) {
+            break;
+        }
+    }
+    hmap_destroy(&order);
+    if (members != small) {
+        free(members);
+    }
+    return error;
+}
+
+struct ovsdb_error *
+ovsdb_row_from_json(struct ovsdb_row *row, const json_t *json,
+                    struct ovsdb_symbol_table *symtab,
+                    struct ovsdb_column_set *columns)
+{
+    if (!json_is_object(json)) {
+        return ovsdb_syntax_error(json, OVSDB_E_SYNTAX, "row must be JSON "
+                                  "object");
+    }
+
+    /* Good rows (the common case, once per row of a big insert) need no
+     * particular order.  Only a bad one is parsed again in the reference's
+     * order, to report the same bad column: the caller then drops the row
+     * and the transaction, so what the first pass did does not matter. */
+    const char *key;
+    json_t *val;
+    json_object_foreach ((json_t *) json, key, val) {
+        struct ovsdb_error *error = parse_member(row, json, key, val, symtab,
+                                                 columns);
+        if (error) {
+            if (json_object_size(json) == 1) {
+                return error;
+            }
+            ovsdb_error_destroy(error);
+            return parse_in_reference_order(row, json, symtab, columns);
+        }
+    }
+    return NULL;
+}
+
+static struct ovsdb_error *
+parse_member(struct ovsdb_row *row, const json_t *json, const char *name,
+             const json_t *value, struct ovsdb_symbol_table *symtab,
+             struct ovsdb_column_set *columns)
+{
+    const struct ovsdb_table_schema *ts = row->table->schema;
+    const struct ovsdb_column *column = ovsdb_table_schema_find_column(ts,
+                                                                       name);
+    if (!column) {
+        return ovsdb_syntax_error(json, OVSDB_E_UNKNOWN_COLUMN,
+                                  "No column %s in table %s.", name,
+                                  ts->name);
+    }
+    struct ovsdb_datum datum;
+    struct ovsdb_error *error = ovsdb_datum_from_json(&datum, &column->type,
+                                                      value, symtab);
+    if (error) {
+        return error;
+    }
+    ovsdb_datum_move(&row->fields[column->index], &datum, &column->type);
+    if (columns && !ovsdb_column_set_contains(columns, column->index)) {
+        ovsdb_column_set_add(columns, column);
+    }
+    return NULL;
+}
+
+json_t *
+ovsdb_row_to_json(const struct ovsdb_row *row,
+                  const struct ovsdb_column_set *columns)
+{
+    json_t *json = json_object();
+    for (size_t i = 0; i < columns->n_columns; i++) {
+        const struct ovsdb_column *column = columns->columns[i];
+        json_object_set_new_nocheck(
+            json, column->name,
+            ovsdb_datum_to_json(&row->fields[column->index], &column->type));
+    }
+    return json;
+}
+
+size_t
+ovsdb_row_memory(const struct ovsdb_row *row)
+{
+    const struct ovsdb_table_schema *ts = row->table->schema;
+    size_t size = row_size(ts);
+    for (size_t i = 0; i < ts->n_columns; i++) {
+        const struct ovsdb_datum *d = &row->fields[i];
+        if (!d->keys_inline) {
+            size += d->n * (d->is_map ? 2 : 1) * sizeof *d->keys;
+        }
+    }
+    return size;
+}

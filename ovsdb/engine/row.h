@@ -1,0 +1,118 @@
+/* ovsdb/engine/row.h: rows of a table.
+ *
+ * A row is one allocation: the header below followed by one datum per
+ * column of its table (in column index order: fields[OVSDB_COL_UUID] is
+ * _uuid, fields[OVSDB_COL_VERSION] is _version) and one hmap node per
+ * index of the table.
+ *
+ * Rows in a table are immutable outside a transaction: a transaction modifies
+ * a private clone and swaps it in at commit (see ovsdb/engine/txn.h). */
+#ifndef OVSDB_ROW_H
+#define OVSDB_ROW_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <jansson.h>
+#include "lib/hmap.h"
+#include "lib/uuid.h"
+#include "ovsdb/engine/datum.h"
+#include "ovsdb/engine/schema.h"
+
+struct ovsdb_error;
+struct ovsdb_symbol_table;
+struct ovsdb_table;
+
+/* 32 bytes on 64-bit hosts: a transaction finds its txn_row for a row by
+ * the row's UUID (see ovsdb/engine/txn.c), so the row does not point to it. */
+struct ovsdb_row {
+    struct hmap_node hmap_node;     /* In table's 'rows', by uuid_hash(). */
+    struct ovsdb_table *table;
+    unsigned int n_refs;            /* Strong refs to this row from rows in
+                                     * the committed database. */
+    unsigned int n_holders;         /* See ovsdb_row_hold(). */
+    struct ovsdb_datum fields[];    /* One per column, then index nodes. */
+};
+
+/* Creates a row of 'table' with every column at its default value and a
+ * zero _uuid.  Caller must free with ovsdb_row_destroy() (or hand it to a
+ * table or transaction, which then owns it). */
+struct ovsdb_row *ovsdb_row_create(const struct ovsdb_table *table);
+/* Returns a deep copy (strings shared by reference). */
+struct ovsdb_row *ovsdb_row_clone(const struct ovsdb_row *row);
+/* Same, except that the columns in 'skip' (may be NULL) are not copied but
+ * set to their default values, for a caller about to overwrite them. */
+struct ovsdb_row *ovsdb_row_clone_except(const struct ovsdb_row *row,
+                                         const struct ovsdb_column_set *skip);
+/* Frees 'row', or, if others hold it, lets go of one hold. */
+void ovsdb_row_destroy(struct ovsdb_row *row);
+
+/* Returns 'row' held for the caller, who lets go with ovsdb_row_destroy():
+ * a copy for free, for a row that never changes again, as a committed
+ * version does (a transaction changes a copy; only the strong reference
+ * count and the table's links, not a column, change in place).  The monitor
+ * history and a lagging client's pending changes keep committed versions
+ * this way. */
+struct ovsdb_row *ovsdb_row_hold(const struct ovsdb_row *row);
+
+static inline const struct uuid *
+ovsdb_row_get_uuid(const struct ovsdb_row *row)
+{
+    return &row->fields[OVSDB_COL_UUID].keys[0].uuid;
+}
+
+static inline const struct uuid *
+ovsdb_row_get_version(const struct ovsdb_row *row)
+{
+    return &row->fields[OVSDB_COL_VERSION].keys[0].uuid;
+}
+
+/* Sets _uuid / _version of a row being built. */
+void ovsdb_row_set_uuid(struct ovsdb_row *row, const struct uuid *uuid);
+void ovsdb_row_set_version(struct ovsdb_row *row, const struct uuid *uuid);
+
+/* Returns the row's datum for 'column'; borrowed (valid as long as the
+ * row). */
+static inline const struct ovsdb_datum *
+ovsdb_row_get_datum(const struct ovsdb_row *row,
+                    const struct ovsdb_column *column)
+{
+    return &row->fields[column->index];
+}
+
+/* Returns the hmap node of 'row' for index number 'i' of its table. */
+struct hmap_node *ovsdb_row_get_index_node(const struct ovsdb_row *row,
+                                           size_t i);
+/* Returns the row containing index node 'node' of index number 'i' of
+ * 'table'. */
+struct ovsdb_row *ovsdb_row_from_index_node(const struct ovsdb_table *table,
+                                            size_t i,
+                                            const struct hmap_node *node);
+
+/* Hash and comparison over the columns in 'columns'. */
+uint32_t ovsdb_row_hash_columns(const struct ovsdb_row *row,
+                                const struct ovsdb_column_set *columns,
+                                uint32_t basis);
+bool ovsdb_row_equal_columns(const struct ovsdb_row *a,
+                             const struct ovsdb_row *b,
+                             const struct ovsdb_column_set *columns);
+
+/* Parses a JSON object {"column": value, ...} into 'row' (whose other
+ * columns are untouched).  Errors: "unknown column" for a column not in
+ * the table, the datum errors otherwise.  _uuid and _version members are
+ * parsed like the others (callers reject or overwrite them, as the
+ * reference does).  If 'columns' is nonnull, the parsed columns are added
+ * to it. */
+struct ovsdb_error *ovsdb_row_from_json(struct ovsdb_row *row,
+                                        const json_t *json,
+                                        struct ovsdb_symbol_table *symtab,
+                                        struct ovsdb_column_set *columns)
+    WARN_UNUSED_RESULT;
+/* New reference: {"column": value, ...} for the columns in 'columns'. */
+json_t *ovsdb_row_to_json(const struct ovsdb_row *row,
+                          const struct ovsdb_column_set *columns);
+
+/* Memory used by 'row' (header, datums and their arrays), for
+ * memory/show-style accounting.  Strings are not counted. */
+size_t ovsdb_row_memory(const struct ovsdb_row *row);
+
+#endif /* ovsdb/engine/row.h */

@@ -1,0 +1,76 @@
+/* ovsdb/server/server.h: one ovsdb-server process: its loop, its remotes
+ * (listeners and outgoing connections) and the client sessions on them,
+ * over the set of databases it serves (ovsdb/server/databases.h).
+ *
+ *     srv = ovsdb_server_create();
+ *     dbs = ovsdb_server_get_databases(srv);
+ *     error = ovsdb_databases_add(dbs, "conf.db", &name);
+ *     ovsdb_server_add_remote(srv, "punix:/run/db.sock");
+ *     for (;;) {
+ *         ovsdb_server_run(srv);
+ *         ovsdb_server_wait(srv);
+ *         poll_block();
+ *     }
+ *
+ * The layers, each calling only those below it: this loop; the sessions
+ * (ovsdb/server/session.h); the relay and replication clients
+ * (ovsdb/server/relay.h, ovsdb/server/replication.h); the set of databases.
+ * The set reports batches written and databases removed through an observer,
+ * which this module passes on to every session.
+ *
+ * A pass of the loop runs every session (which may commit transactions
+ * into their databases' pending batches), then writes every batch (group
+ * commit: their replies are held by the sessions until then), runs the
+ * databases' storage, and last sends what the sessions queued. */
+#ifndef OVSDB_SERVER_H
+#define OVSDB_SERVER_H 1
+
+#include <stdbool.h>
+
+struct ds;
+struct ovsdb_databases;
+struct ovsdb_ssl_config;
+
+struct ovsdb_server;
+
+/* Returns a new server serving only "_Server", with no remotes.  Caller
+ * must free with ovsdb_server_destroy(). */
+struct ovsdb_server *ovsdb_server_create(void);
+void ovsdb_server_destroy(struct ovsdb_server *);   /* NULL is fine. */
+
+void ovsdb_server_run(struct ovsdb_server *);
+void ovsdb_server_wait(struct ovsdb_server *);
+
+/* The databases served (owned by the server). */
+struct ovsdb_databases *ovsdb_server_get_databases(
+    const struct ovsdb_server *);
+
+/* Remotes. */
+
+/* Adds remote 'spec': "punix:", "ptcp:", "pssl:" listen; "unix:", "tcp:",
+ * "ssl:" connect out; "db:DB,TABLE,COLUMN" takes its targets and their options
+ * (inactivity probe, back-off, read-only, RBAC role) from a database and
+ * follows it as it changes (ovsdb/server/remotes.h).  A remote that cannot be
+ * opened yet is kept and retried, as the reference does. Returns false if
+ * 'spec' was already there. */
+bool ovsdb_server_add_remote(struct ovsdb_server *, const char *spec);
+/* Removes remote 'spec' and closes its connections.  Returns false if
+ * there is no such remote. */
+bool ovsdb_server_remove_remote(struct ovsdb_server *, const char *spec);
+/* Appends the remote specs, sorted, one per line. */
+void ovsdb_server_put_remotes(const struct ovsdb_server *, struct ds *);
+
+/* Disconnects every client (outgoing connections reconnect), as
+ * "ovsdb-server/reconnect" does. */
+void ovsdb_server_reconnect(struct ovsdb_server *);
+
+/* Makes the server apply 'ssl' (borrowed: must outlive the server), whose
+ * values may be "db:" specs, about once a second. */
+void ovsdb_server_set_ssl_config(struct ovsdb_server *,
+                                 const struct ovsdb_ssl_config *ssl);
+
+/* Appends the memory/show report: the reference's counts plus the
+ * allocator's statistics (refreshed on a timer). */
+void ovsdb_server_put_memory_report(struct ovsdb_server *, struct ds *);
+
+#endif /* ovsdb/server/server.h */
