@@ -1075,9 +1075,12 @@ handle_request(struct ovsdb_session *s, struct jsonrpc_msg *msg)
     } else if (!strcmp(method, "get_schema")) {
         struct ovsdb_error *error = NULL;
         struct ovsdb_served_db *sdb = NULL;
-        if (json_array_size(params) != 1
-            || !json_is_string(json_array_get(params, 0))) {
-            error = session_params_error(params, method, "<db-name>");
+        /* As the reference, only the first parameter counts: Open vSwitch
+         * 3.1's Python IDL sends ["_Server", <uuid>]. */
+        if (!json_is_string(json_array_get(params, 0))) {
+            error = ovsdb_syntax_error(params, OVSDB_E_SYNTAX,
+                                       "get_schema request params must "
+                                       "begin with <db-name>");
         } else {
             sdb = session_lookup_db(s, params, method, &error);
         }

@@ -85,6 +85,13 @@ def scenario_basic(remote):
     T.show("echo", c.call("echo", ["a", 1, {"b": [2]}]))
     T.show("unknown method", c.call("frobnicate", []))
     T.show("get_schema unknown", c.call("get_schema", ["Nope"]))
+    # Open vSwitch 3.1's Python IDL sends ["_Server", <uuid>]: only the
+    # first parameter counts.
+    extra = c.call("get_schema", ["_Server", ZERO])
+    check(extra.get("error") is None, "get_schema with an extra parameter")
+    T.show("get_schema extra", extra)
+    T.show("get_schema none", c.call("get_schema", []))
+    T.show("get_schema number", c.call("get_schema", [5]))
     T.show("transact unknown db", c.call("transact",
                                          ["Nope", {"op": "comment",
                                                    "comment": "x"}]))
