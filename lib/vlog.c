@@ -142,6 +142,46 @@ vlog_module_from_name(const char *name)
     return NULL;
 }
 
+/* The logging modules of Open vSwitch 3.1's library, which each of its
+ * programs links whole.  Scripts and test suites written for those programs
+ * name them in -v and vlog/set ("-vtimeval:off"); we accept such a name as
+ * a module that exists and never logs, so that the same command lines work.
+ * A module of ours with the same name is found first. */
+static const char ovs_library_modules[] =
+    "backtrace bundle command_line conntrack conntrack_tp coverage "
+    "ct_dpif dns_resolve dpdk dpif dpif_lookup_autovalidator "
+    "dpif_lookup_generic dpif_mfex_extract_study dpif_netdev "
+    "dpif_netdev_extract dpif_netdev_impl dpif_netdev_lookup "
+    "dpif_netlink dpif_netlink_rtnl entropy fatal_signal flow hmap ipf "
+    "jsonrpc lockfile meta_flow native_tnl netdev netdev_afxdp "
+    "netdev_linux netdev_offload netdev_offload_tc netdev_vport netlink "
+    "netlink_conntrack netlink_notifier netlink_socket nx_match "
+    "odp_execute odp_execute_impl odp_util ofp_actions ofp_bundle "
+    "ofp_connection ofp_errors ofp_flow ofp_group ofp_match ofp_meter "
+    "ofp_monitor ofp_msgs ofp_packet ofp_port ofp_protocol ofp_queue "
+    "ofp_table ofp_util ovs_numa ovs_rcu ovs_replay ovs_router "
+    "ovs_thread ovsdb ovsdb_cs ovsdb_error ovsdb_file ovsdb_idl "
+    "ovsdb_jsonrpc_server ovsdb_log ovsdb_monitor ovsdb_rbac ovsdb_util "
+    "ox_stat pmd_perf poll_loop raft raft_rpc reconnect route_table sha1 "
+    "signals socket_util socket_util_unix storage stream stream_fd "
+    "stream_replay stream_ssl stream_tcp stream_unix svec tc timeval "
+    "transaction transaction_forward trigger unixctl userspace_tso util "
+    "uuid vlog";
+
+static bool
+is_ovs_library_module(const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = ovs_library_modules; *p;) {
+        size_t n = strcspn(p, " ");
+        if (n == len && !strncasecmp(p, name, len)) {
+            return true;
+        }
+        p += n + (p[n] == ' ');
+    }
+    return false;
+}
+
 static void
 set_module_level(struct vlog_module *module, enum vlog_destination dest,
                  enum vlog_level level)
@@ -565,6 +605,7 @@ vlog_set_levels_from_string(const char *s_)
         /* Accepted for compatibility; we always use LOG_DAEMON. */
     } else {
         struct vlog_module *module = NULL;
+        bool silent_module = false; /* An ovs_library_modules[] name. */
         enum vlog_level level = VLL_N_LEVELS;
         enum vlog_destination dest = VLF_N_DESTINATIONS;
 
@@ -583,22 +624,26 @@ vlog_set_levels_from_string(const char *s_)
                     goto exit;
                 }
                 level = vlog_get_level_val(word);
-            } else if (vlog_module_from_name(word)) {
-                if (module) {
+            } else if (vlog_module_from_name(word)
+                       || is_ovs_library_module(word)) {
+                if (module || silent_module) {
                     msg = xstrdup("cannot specify multiple modules");
                     goto exit;
                 }
                 module = vlog_module_from_name(word);
+                silent_module = !module;
             } else {
                 msg = xasprintf("no destination, level, or module \"%s\"",
                                 word);
                 goto exit;
             }
         }
-        vlog_set_levels(module,
-                        dest == VLF_N_DESTINATIONS ? VLF_ANY_DESTINATION
-                                                   : dest,
-                        level == VLL_N_LEVELS ? VLL_DBG : level);
+        if (!silent_module) {
+            vlog_set_levels(module,
+                            dest == VLF_N_DESTINATIONS ? VLF_ANY_DESTINATION
+                                                       : dest,
+                            level == VLL_N_LEVELS ? VLL_DBG : level);
+        }
     }
 
 exit:

@@ -48,6 +48,18 @@ check ovsdb-tool $TOOL_OPTS
 check ovsdb-client $CLIENT_OPTS
 # --cid and --election-timer belong to ovsdb-tool's cluster commands.
 
+# Open vSwitch's test suite and scripts name modules of its library, which
+# ours lack; they are accepted (and a name nobody has is still refused).
+for prog in ovsdb-server ovsdb-tool ovsdb-client; do
+    "$B/$prog" -vtimeval:off -vovsdb_idl:file:dbg -vfile:off --version \
+        >out 2>err || fail "$prog refused -vtimeval:off: $(head -1 err)"
+    if "$B/$prog" -vno_such_module:off --version >out 2>err; then
+        fail "$prog accepted -vno_such_module:off"
+    fi
+    grep -q 'no destination, level, or module "no_such_module"' err \
+        || fail "$prog: $(head -1 err)"
+done
+
 "$B/ovsdb-server" --help >help.txt
 for opt in --monitor --user --no-self-confinement --disable-file-column-diff \
            --no-dbs --pidfile --detach --unixctl --remote; do

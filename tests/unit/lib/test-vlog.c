@@ -114,6 +114,16 @@ test_levels(void)
     /* Errors change nothing. */
     CHECK_INTEQ(vlog_get_level(m, VLF_CONSOLE), VLL_EMER);
 
+    /* A module of Open vSwitch's library that we do not have is accepted
+     * and changes nothing (not "every module", as no module would). */
+    CHECK(vlog_module_from_name("timeval") == NULL);
+    check_spec("timeval:off");
+    check_spec("console:ovsdb_idl:dbg");
+    CHECK_INTEQ(vlog_get_level(m, VLF_CONSOLE), VLL_EMER);
+    CHECK_INTEQ(vlog_get_level(vm, VLF_CONSOLE), VLL_WARN);
+    check_spec_error("timeval:vlog", "cannot specify multiple modules");
+    check_spec_error("vlog:timeval", "cannot specify multiple modules");
+
     /* vlog/list table, byte for byte the reference's layout. */
     vlog_set_levels(NULL, VLF_ANY_DESTINATION, VLL_INFO);
     check_spec("test_vlog:console:emer");
