@@ -19,3 +19,4 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/engine/rbac.c ovsdb/engine/rbac.h \
 	ovsdb/engine/lock.c ovsdb/engine/lock.h \
 	ovsdb/engine/sysdb.c ovsdb/engine/sysdb.h
+EXTRA_DIST += ovsdb/engine/README.md

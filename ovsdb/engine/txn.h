@@ -11,7 +11,7 @@
  *                                           bumps _version)
  *     if (error) { report; ovsdb_txn_abort(txn); }
  *     else {
- *         json = ovsdb_record_from_txn(txn);  (ovsdb/format/record.h: to disk)
+ *         (the caller writes the transaction record to disk)
  *         if (write failed) ovsdb_txn_abort(txn);
  *         else ovsdb_txn_commit_finish(txn);  (observers run; txn freed)
  *     }

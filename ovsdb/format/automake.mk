@@ -7,3 +7,4 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/format/file.c ovsdb/format/file.h \
 	ovsdb/format/raft-record.c ovsdb/format/raft-record.h \
 	ovsdb/format/cluster-file.c ovsdb/format/cluster-file.h
+EXTRA_DIST += ovsdb/format/README.md

@@ -30,7 +30,7 @@
  * ovsdb_log_commit_block() on 'log'), now or into a batch, and updates the
  * state as reading that record would.  Entry DATA is held as JSON text: [SCHEMA or null, TXN or
  * null], SCHEMA an ovsdb(5) schema, TXN an ovsdb(5) transaction record
- * (ovsdb/format/file.h), both serialized as raft_data_put() does.
+ * (ovsdb/format/record.h), both serialized as raft_data_put() does.
  *
  * The fields of 'struct cluster_file' are read-only for callers. */
 #ifndef OVSDB_CLUSTER_FILE_H

@@ -26,7 +26,7 @@
  *
  * DATA is the array [SCHEMA or null, TRANSACTION or null]: an ovsdb(5) schema
  * (a schema change, or the snapshot's schema) and an ovsdb(5) transaction
- * record (ovsdb/format/file.h) or, in a snapshot, the whole contents.
+ * record (ovsdb/format/record.h) or, in a snapshot, the whole contents.
  *
  * Numbers are unsigned 64-bit.  As the reference, values from 2**63 up are
  * written as the negative integers with the same 64 bits, and read back.

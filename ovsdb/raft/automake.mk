@@ -9,3 +9,4 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/raft/raft-state.c \
 	ovsdb/raft/raft-servers.c \
 	ovsdb/raft/raft-commands.c
+EXTRA_DIST += ovsdb/raft/README.md

@@ -11,9 +11,10 @@
  * raft-commands.c and raft-servers.c); a membership change is itself an
  * entry proposed and committed like any command, and both kinds need the
  * protocol's sending, timers and role changes (they call raft.c back).
- * The split is by concept, each file one part of the protocol, and every
- * call between them goes through this header.  Nothing outside
- * ovsdb/raft/ includes it (tests/e2e/layering.sh checks): the interface is
+ * The split is by concept, each file one part of the protocol; what they
+ * call of each other is declared here, or in raft.h when users call it
+ * too (the getters, raft_sync()).  Nothing outside ovsdb/raft/ includes
+ * this header (tests/e2e/layering.sh checks): the interface is
  * ovsdb/raft/raft.h. */
 #ifndef OVSDB_RAFT_PRIVATE_H
 #define OVSDB_RAFT_PRIVATE_H 1
@@ -114,7 +115,7 @@ struct raft {
     char **remotes; /* Joining: addresses to ask. */
     size_t n_remotes;
 
-    /* Durability (see the top of the file). */
+    /* Durability (see the top of raft.c). */
     bool need_sync;      /* Records written since the last fsync
                                  * need it. */
     uint64_t log_synced; /* Highest index durable. */
@@ -168,13 +169,6 @@ void raft_reset_election_timer(struct raft *);
 /* Logs a write error of a record that need not be durable; takes
  * ownership of 'error' (NULL is fine). */
 void raft_ignore_error(struct raft *, struct ovsdb_error *error);
-/* Leader: appends an entry of the current term (data, configuration or
- * election timer); returns its listed command if it has data. */
-struct raft_command *raft_initiate(struct raft *, const char *data,
-                                   size_t size, const struct uuid *eid,
-                                   const json_t *servers,
-                                   uint64_t election_timer,
-                                   enum raft_command_status *statusp);
 /* Writes an entry at 'index' (at most log_end), truncating the log there
  * first, and follows a change of configuration. */
 struct ovsdb_error *raft_write_entry(struct raft *, uint64_t term,
@@ -194,6 +188,13 @@ void raft_send_append_request(struct raft *, struct server *, uint64_t n,
                               const char *comment);
 
 /* ovsdb/raft/raft-commands.c. */
+/* Leader: appends an entry of the current term (data, configuration or
+ * election timer); returns its listed command if it has data. */
+struct raft_command *raft_initiate(struct raft *, const char *data,
+                                   size_t size, const struct uuid *eid,
+                                   const json_t *servers,
+                                   uint64_t election_timer,
+                                   enum raft_command_status *statusp);
 /* Ends listed command number 'i' with 'status' (replying to the follower
  * that forwarded it, if any). */
 void raft_complete_command(struct raft *, size_t i, enum raft_command_status);

@@ -19,7 +19,6 @@
 #include "ovsdb/engine/error.h"
 #include "ovsdb/engine/execution.h"
 #include "ovsdb/engine/ovsdb.h"
-#include "ovsdb/format/record.h"
 #include "ovsdb/engine/row.h"
 #include "ovsdb/engine/schema.h"
 #include "ovsdb/engine/table.h"

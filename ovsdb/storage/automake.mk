@@ -3,3 +3,4 @@
 # ovsdb/storage/README.md.
 ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/storage/storage.c ovsdb/storage/storage.h
+EXTRA_DIST += ovsdb/storage/README.md

@@ -745,7 +745,8 @@ ovsdb_storage_commit_defer(struct ovsdb_storage *s, struct ovsdb_txn *txn,
     struct ovsdb_error *error;
     if (s->raft) {
         /* Every clustered commit is durable: Raft counts only entries on
-         * disk.  A member that is not the leader fails here. */
+         * disk.  A follower forwards the entry to the leader
+         * (raft_command_execute()). */
         error = propose_txn(s, txn, &pt);
         if (error) {
             return error;
