@@ -256,6 +256,28 @@ parse_where_and_columns(struct execution *x, const struct ovsdb_table *table,
     return error;
 }
 
+/* qsort_r() comparator for rows by the columns of 'sort_' (a 'const struct
+ * ovsdb_column_set *'), the first column first. */
+static int
+compare_rows_by_columns(const void *a_, const void *b_, void *sort_)
+{
+    const struct ovsdb_row *const *a = a_;
+    const struct ovsdb_row *const *b = b_;
+    const struct ovsdb_column_set *sort = sort_;
+    for (size_t i = 0; i < sort->n_columns; i++) {
+        const struct ovsdb_column *c = sort->columns[i];
+        int cmp = ovsdb_datum_compare_3way(ovsdb_row_get_datum(*a, c),
+                                           ovsdb_row_get_datum(*b, c),
+                                           &c->type);
+        if (cmp) {
+            return cmp;
+        }
+    }
+    return 0;
+}
+
+/* "select", with Open vSwitch's "sort" member (an array of column names):
+ * the rows come sorted by those columns, the first one first. */
 static struct ovsdb_error *
 execute_select(struct execution *x, struct ovsdb_parser *p, json_t *result)
 {
@@ -263,6 +285,8 @@ execute_select(struct execution *x, struct ovsdb_parser *p, json_t *result)
     const json_t *where = ovsdb_parser_member(p, "where", OP_ARRAY);
     const json_t *columns_json = ovsdb_parser_member(p, "columns",
                                                      OP_ARRAY | OP_OPTIONAL);
+    const json_t *sort_json = ovsdb_parser_member(p, "sort",
+                                                  OP_ARRAY | OP_OPTIONAL);
     if (ovsdb_parser_has_error(p)) {
         return NULL;
     }
@@ -274,16 +298,40 @@ execute_select(struct execution *x, struct ovsdb_parser *p, json_t *result)
     if (error) {
         return error;
     }
+    struct ovsdb_column_set sort = OVSDB_COLUMN_SET_INITIALIZER;
+    if (sort_json) {
+        error = ovsdb_column_set_from_json(sort_json, table->schema, &sort);
+        if (error) {
+            ovsdb_column_set_destroy(&columns);
+            ovsdb_condition_destroy(&cond);
+            return error;
+        }
+    }
 
     struct row_list list;
     query(table, &cond, &list);
 
+    /* Keeps in 'list' only the rows to return: all of them when _uuid is
+     * among the columns, else one per distinct projection. */
     bool distinct = ovsdb_column_set_contains(&columns, OVSDB_COL_UUID);
     struct hmap seen = HMAP_INITIALIZER(&seen);
     struct projected_row *storage = NULL;
     if (!distinct) {
         storage = xmalloc((list.n ? list.n : 1) * sizeof *storage);
+        size_t n = 0;
+        for (size_t i = 0; i < list.n; i++) {
+            if (projected_set_add(&seen, list.rows[i], &columns,
+                                  &storage[i])) {
+                list.rows[n++] = list.rows[i];
+            }
+        }
+        list.n = n;
     }
+    if (sort.n_columns && list.n > 1) {
+        qsort_r(list.rows, list.n, sizeof *list.rows, compare_rows_by_columns,
+                &sort);
+    }
+
     /* With the results as text, the rows go straight into it: a tree of
      * a million rows would take hundreds of megabytes for a moment. */
     struct ds *text = NULL;
@@ -295,22 +343,16 @@ execute_select(struct execution *x, struct ovsdb_parser *p, json_t *result)
     } else {
         rows = json_array();
     }
-    size_t n_rows = 0;
     for (size_t i = 0; i < list.n; i++) {
-        if (distinct
-            || projected_set_add(&seen, list.rows[i], &columns,
-                                 &storage[i])) {
-            json_t *row = ovsdb_row_to_json(list.rows[i], &columns);
-            if (text) {
-                if (n_rows) {
-                    ds_put_char(text, ',');
-                }
-                jsonx_put(text, row);
-                json_decref(row);
-            } else {
-                json_array_append_new(rows, row);
+        json_t *row = ovsdb_row_to_json(list.rows[i], &columns);
+        if (text) {
+            if (i) {
+                ds_put_char(text, ',');
             }
-            n_rows++;
+            jsonx_put(text, row);
+            json_decref(row);
+        } else {
+            json_array_append_new(rows, row);
         }
     }
     if (text) {
@@ -322,6 +364,7 @@ execute_select(struct execution *x, struct ovsdb_parser *p, json_t *result)
     hmap_destroy(&seen);
     free(storage);
     free(list.rows);
+    ovsdb_column_set_destroy(&sort);
     ovsdb_column_set_destroy(&columns);
     ovsdb_condition_destroy(&cond);
     return NULL;

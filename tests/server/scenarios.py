@@ -127,6 +127,28 @@ def scenario_basic(remote):
     T.show("select after", txn(c, {"op": "select", "table": "Host",
                                    "where": [], "columns": ["name",
                                                             "address"]}))
+    # Open vSwitch's "sort" member of select: rows in the order of the
+    # listed columns (checked here, since show() sorts rows).
+    for name, addr in (("h3", "10.0.0.5"), ("h1", "10.0.0.9"),
+                       ("h2", "10.0.0.5")):
+        insert_host(c, name, name, address=addr)
+    others = [["name", "!=", "a2"]]
+    r = txn(c, {"op": "select", "table": "Host", "where": others,
+                "columns": ["name"], "sort": ["address", "name"]})
+    names = [row["name"] for row in r["result"][0]["rows"]]
+    check(names == ["h2", "h3", "h1"], "select sorted by address, name: %r"
+          % names)
+    r = txn(c, {"op": "select", "table": "Host", "where": others,
+                "columns": ["address"], "sort": ["address"]})
+    check(r["result"][0]["rows"] == [{"address": "10.0.0.5"},
+                                     {"address": "10.0.0.9"}],
+          "select distinct, sorted: %r" % r["result"][0]["rows"])
+    T.show("sort unknown column",
+           txn(c, {"op": "select", "table": "Host", "where": [],
+                   "sort": ["nope"]}))
+    T.show("sort not array",
+           txn(c, {"op": "select", "table": "Host", "where": [],
+                   "sort": "name"}))
     T.show("delete", txn(c, {"op": "delete", "table": "Host", "where": []}))
     T.show("_Server select", c.call("transact", ["_Server", {
         "op": "select", "table": "Database", "where": [],
