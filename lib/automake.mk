@@ -20,6 +20,7 @@ lib_libsupport_a_SOURCES += \
 	lib/fatal-signal.c lib/fatal-signal.h \
 	lib/jsonrpc.c lib/jsonrpc.h \
 	lib/poll-loop.c lib/poll-loop.h \
+	lib/process.c lib/process.h \
 	lib/reconnect.c lib/reconnect.h \
 	lib/socket-util.c lib/socket-util.h \
 	lib/stream.c lib/stream.h lib/stream-provider.h \

@@ -15,6 +15,7 @@
 #include "lib/dirs.h"
 #include "lib/ds.h"
 #include "lib/poll-loop.h"
+#include "lib/process.h"
 #include "lib/stream-ssl.h"
 #include "lib/unixctl.h"
 #include "lib/util.h"
@@ -40,6 +41,7 @@ struct options {
     const char *sync_exclude;       /* --sync-exclude-tables, or NULL. */
     bool active;                    /* --active. */
     bool no_dbs;                    /* --no-dbs: no default database. */
+    const char *run_command;        /* --run, or NULL. */
     struct ovsdb_ssl_config ssl;    /* Values may be "db:" specs. */
 };
 
@@ -84,13 +86,14 @@ usage(void)
            "\nOther options:\n"
            "  --unixctl=SOCKET        override default control socket name\n"
            "  --no-dbs                start with no database\n"
+           "  --run COMMAND           run COMMAND as subprocess then exit\n"
            "  --disable-file-column-diff\n"
            "                          write whole changed columns to "
            "database files,\n"
            "                          not column diffs\n"
            "  -h, --help              display this help message\n"
            "  -V, --version           display version information\n"
-           "Not supported: --run, --record, --replay.\n");
+           "Not supported: --record, --replay.\n");
     exit(EXIT_SUCCESS);
 }
 
@@ -106,6 +109,7 @@ parse_options(int argc, char *argv[], struct options *opts)
         OPT_NO_DBS,
         OPT_IGNORED_NOARG,
         OPT_NO_COLUMN_DIFF,
+        OPT_RUN,
         OPT_UNSUPPORTED,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
@@ -122,8 +126,8 @@ parse_options(int argc, char *argv[], struct options *opts)
         { "no-dbs", no_argument, NULL, OPT_NO_DBS },
         /* ovn-ctl passes it when --help lists it (ovsdb/format/record.h). */
         { "disable-file-column-diff", no_argument, NULL, OPT_NO_COLUMN_DIFF },
+        { "run", required_argument, NULL, OPT_RUN },
         /* The reference's, refused by name rather than ignored. */
-        { "run", required_argument, NULL, OPT_UNSUPPORTED },
         { "record", optional_argument, NULL, OPT_UNSUPPORTED },
         { "replay", optional_argument, NULL, OPT_UNSUPPORTED },
         DAEMON_LONG_OPTIONS,
@@ -167,6 +171,9 @@ parse_options(int argc, char *argv[], struct options *opts)
             break;
         case OPT_NO_COLUMN_DIFF:
             ovsdb_record_disable_column_diff();
+            break;
+        case OPT_RUN:
+            opts->run_command = optarg;
             break;
         case OPT_IGNORED_NOARG:
             break;
@@ -529,6 +536,18 @@ main(int argc, char *argv[])
     cluster_ctl_register(ctl.dbs);
     ovsdb_replication_register_commands(repl);
 
+    /* --run: serve until the command, run by the shell once the remotes
+     * listen, has ended. */
+    struct process *run_process = NULL;
+    if (opts.run_command) {
+        char *run_argv[] = { "/bin/sh", "-c", (char *) opts.run_command,
+                             NULL };
+        retval = process_start(run_argv, &run_process);
+        if (retval) {
+            ovs_fatal(retval, "%s: process failed to start", opts.run_command);
+        }
+    }
+
     daemonize_complete();
     VLOG_INFO("%s (ovsdb) %s, allocator %s", program_name(), PACKAGE_VERSION,
               allocator_name());
@@ -546,10 +565,16 @@ main(int argc, char *argv[])
             }
             ctl.n_compacts = 0;
         }
+        if (run_process && process_exited(run_process)) {
+            ctl.exiting = true;
+        }
         if (ctl.exiting) {
             break;
         }
         unixctl_server_wait(unixctl);
+        if (run_process) {
+            process_wait(run_process);
+        }
         for (size_t i = 0; i < n_relays; i++) {
             ovsdb_relay_wait(relays[i]);
         }
@@ -574,5 +599,13 @@ main(int argc, char *argv[])
     free(ctl.compacts);
     free(opts.remotes);
     free(default_db);
+    if (run_process) {
+        int status = process_status(run_process);
+        process_destroy(run_process);
+        if (status) {
+            ovs_fatal(0, "%s: child exited, %s", opts.run_command,
+                      process_status_msg(status));
+        }
+    }
     return 0;
 }
