@@ -2,7 +2,11 @@
 #include <config.h>
 #include "lib/dirs.h"
 
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "lib/allocator.h"
 
 static const char *
@@ -52,4 +56,35 @@ dirs_abs_file_name(const char *dir, const char *name)
 {
     return (name[0] == '/' || !dir ? xstrdup(name)
             : xasprintf("%s/%s", dir, name));
+}
+
+char *
+dirs_follow_symlinks(const char *name)
+{
+    char *file = xstrdup(name);
+    for (int i = 0; i < 10; i++) {
+        struct stat st;
+        if (lstat(file, &st) || !S_ISLNK(st.st_mode)) {
+            break;
+        }
+        size_t size = st.st_size > 0 ? st.st_size + 1 : PATH_MAX;
+        char *target = xmalloc(size + 1);
+        ssize_t n = readlink(file, target, size);
+        if (n < 0 || (size_t) n > size) {
+            free(target);
+            break;
+        }
+        target[n] = '\0';
+        const char *slash = strrchr(file, '/');
+        char *next;
+        if (target[0] == '/' || !slash) {
+            next = target;
+        } else {
+            next = xasprintf("%.*s/%s", (int) (slash - file), file, target);
+            free(target);
+        }
+        free(file);
+        file = next;
+    }
+    return file;
 }

@@ -9,7 +9,8 @@
  *                                  or /etc/openvswitch       (conf.db)
  *     dirs_pkgdatadir() $OVS_PKGDATADIR or /usr/share/openvswitch (schemas)
  *
- * The strings are static: valid for the life of the process. */
+ * The strings are static: valid for the life of the process.  Also: paths
+ * relative to a directory, and where a symbolic link leads. */
 #ifndef LIB_DIRS_H
 #define LIB_DIRS_H 1
 
@@ -21,5 +22,11 @@ const char *dirs_pkgdatadir(void);
 /* Returns 'name' if it is absolute, else "DIR/name"; caller must free with
  * free(). */
 char *dirs_abs_file_name(const char *dir, const char *name);
+
+/* Returns the file that 'name' leads to: 'name' itself unless it is a
+ * symbolic link, else what the link (and any link it leads to, up to 10)
+ * points to, relative targets taken from the link's directory.  The file
+ * need not exist.  Caller must free with free(). */
+char *dirs_follow_symlinks(const char *name);
 
 #endif /* lib/dirs.h */

@@ -299,6 +299,7 @@ EXTRA_DIST += \
 	tests/server/pipeline.sh \
 	tests/server/probe.sh \
 	tests/server/robust.py \
+	tests/server/run-command.sh \
 	tests/server/scenarios.py \
 	tests/server/schema-exactness.sh \
 	tests/server/serverdb.sh \

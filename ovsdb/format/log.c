@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/uio.h>
 #include "lib/allocator.h"
+#include "lib/dirs.h"
 #include "lib/ds.h"
 #include "lib/json-util.h"
 #include "lib/sha1.h"
@@ -439,9 +440,10 @@ ovsdb_log_open(const char *name, enum ovsdb_log_mode mode,
     return ovsdb_log_open_kind(name, mode, OVSDB_LOG_STANDALONE, logp);
 }
 
-struct ovsdb_error *
-ovsdb_log_open_kind(const char *name, enum ovsdb_log_mode mode,
-                    enum ovsdb_log_kind kind, struct ovsdb_log **logp)
+/* ovsdb_log_open_kind() for a 'name' that is not a symbolic link. */
+static struct ovsdb_error *
+open_resolved(const char *name, enum ovsdb_log_mode mode,
+              enum ovsdb_log_kind kind, struct ovsdb_log **logp)
 {
     *logp = NULL;
     if (kind == OVSDB_LOG_ANY
@@ -533,6 +535,20 @@ ovsdb_log_open_kind(const char *name, enum ovsdb_log_mode mode,
     }
     *logp = log;
     return NULL;
+}
+
+/* A database path may be a symbolic link, even one whose target does not
+ * exist yet (Debian's and Red Hat's conf.db layouts): as the reference,
+ * the log works on the file the link leads to, so that the lockfile and a
+ * compaction's temporary file are beside that file, and the link stays. */
+struct ovsdb_error *
+ovsdb_log_open_kind(const char *name, enum ovsdb_log_mode mode,
+                    enum ovsdb_log_kind kind, struct ovsdb_log **logp)
+{
+    char *target = dirs_follow_symlinks(name);
+    struct ovsdb_error *error = open_resolved(target, mode, kind, logp);
+    free(target);
+    return error;
 }
 
 static void
