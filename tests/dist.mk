@@ -320,6 +320,7 @@ EXTRA_DIST += \
 	tests/storage/old-format.sh \
 	tests/storage/ref-server-file.sh \
 	tests/storage/server-durability.sh \
+	tests/storage/symlink.sh \
 	tests/storage/test.ovsschema \
 	tests/storage/test2.ovsschema \
 	tests/storage/tool-reports.sh \

@@ -302,6 +302,15 @@ remove_remote_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
 }
 
 static void
+disable_monitor_cond_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                        const char *argv[] OVS_UNUSED, void *ctl_)
+{
+    struct ctl_state *ctl = ctl_;
+    ovsdb_server_disable_monitor_cond(ctl->srv);
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
 list_remotes_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
                 const char *argv[] OVS_UNUSED, void *ctl_)
 {
@@ -447,6 +456,8 @@ register_commands(struct ctl_state *ctl)
                              compact_cb, ctl);
     unixctl_command_register("ovsdb-server/reconnect", "", 0, 0,
                              reconnect_cb, ctl);
+    unixctl_command_register("ovsdb-server/disable-monitor-cond", "", 0, 0,
+                             disable_monitor_cond_cb, ctl);
     unixctl_command_register("ovsdb-server/memory-trim-on-compaction",
                              "on|off", 1, 1, memory_trim_cb, ctl);
 }

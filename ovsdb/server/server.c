@@ -69,6 +69,7 @@ struct ovsdb_server {
     size_t n_sessions, allocated_sessions;
 
     int probe_interval;             /* -1: the stream's default. */
+    bool monitor_cond_disabled;     /* ovsdb-server/disable-monitor-cond. */
 
     struct allocator_stats stats;   /* Cached for memory/show. */
     long long next_stats;
@@ -186,6 +187,9 @@ add_session(struct ovsdb_server *srv, struct jsonrpc_session *js,
     struct server_session *ss = &srv->sessions[srv->n_sessions++];
     ss->session = ovsdb_session_create(srv->dbs, js);
     session_apply_options(srv, ss, r);
+    if (srv->monitor_cond_disabled) {
+        ovsdb_session_disable_monitor_cond(ss->session);
+    }
     return ss->session;
 }
 
@@ -422,6 +426,16 @@ ovsdb_server_reconnect(struct ovsdb_server *srv)
     for (size_t i = 0; i < srv->n_sessions; i++) {
         ovsdb_session_reconnect(srv->sessions[i].session);
     }
+}
+
+void
+ovsdb_server_disable_monitor_cond(struct ovsdb_server *srv)
+{
+    srv->monitor_cond_disabled = true;
+    for (size_t i = 0; i < srv->n_sessions; i++) {
+        ovsdb_session_disable_monitor_cond(srv->sessions[i].session);
+    }
+    ovsdb_server_reconnect(srv);
 }
 
 void

@@ -64,6 +64,12 @@ void ovsdb_server_put_remotes(const struct ovsdb_server *, struct ds *);
  * "ovsdb-server/reconnect" does. */
 void ovsdb_server_reconnect(struct ovsdb_server *);
 
+/* From now on "monitor_cond" and "monitor_cond_since" are unknown methods
+ * to every client, and every client is disconnected so that it reconnects
+ * and falls back to "monitor" ("ovsdb-server/disable-monitor-cond", with
+ * which Open vSwitch tests its clients' fallback).  There is no undo. */
+void ovsdb_server_disable_monitor_cond(struct ovsdb_server *);
+
 /* Makes the server apply 'ssl' (borrowed: must outlive the server), whose
  * values may be "db:" specs, about once a second. */
 void ovsdb_server_set_ssl_config(struct ovsdb_server *,

@@ -75,6 +75,7 @@ struct ovsdb_session {
     size_t n_waiters, allocated_waiters;
     bool db_change_aware;
     bool read_only; /* From the remote's options. */
+    bool monitor_cond_disabled; /* Only RFC "monitor" is known. */
     char *role;     /* RBAC role, or NULL. */
     bool dropped;   /* Closed by the server (backlog, ...). */
     bool deferred;  /* Requests left for the next pass. */

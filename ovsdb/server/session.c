@@ -172,6 +172,12 @@ ovsdb_session_set_options(struct ovsdb_session *s, bool read_only,
 }
 
 void
+ovsdb_session_disable_monitor_cond(struct ovsdb_session *s)
+{
+    s->monitor_cond_disabled = true;
+}
+
+void
 ovsdb_session_set_probe_interval(struct ovsdb_session *s, int msec)
 {
     jsonrpc_session_set_probe_interval(s->js, msec);
@@ -1048,7 +1054,11 @@ handle_request(struct ovsdb_session *s, struct jsonrpc_msg *msg)
     /* Pending updates go first, in terms of the monitors as they are now
      * (the request may change or cancel them). */
     flush_pending(s);
-    if (!strcmp(method, "transact")) {
+    if (s->monitor_cond_disabled
+        && (!strcmp(method, "monitor_cond")
+            || !strcmp(method, "monitor_cond_since"))) {
+        session_send_error(s, msg->id, json_string("unknown method"));
+    } else if (!strcmp(method, "transact")) {
         session_handle_transact(s, msg);
     } else if (!strcmp(method, "monitor")) {
         handle_monitor(s, msg, OVSDB_MONITOR_V1);

@@ -75,6 +75,9 @@ void ovsdb_session_reconnect(struct ovsdb_session *);
  * none) is the RBAC role (ovsdb/engine/rbac.h) of its transactions. */
 void ovsdb_session_set_options(struct ovsdb_session *, bool read_only,
                                const char *role);
+/* Makes "monitor_cond" and "monitor_cond_since" unknown methods to this
+ * session (see ovsdb_server_disable_monitor_cond()). */
+void ovsdb_session_disable_monitor_cond(struct ovsdb_session *);
 /* Inactivity probe interval (msec, 0 disables) and, for outgoing
  * connections, the maximum reconnection back-off (msec). */
 void ovsdb_session_set_probe_interval(struct ovsdb_session *, int msec);

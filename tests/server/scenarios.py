@@ -493,6 +493,30 @@ def scenario_convert(remote):
     T.show("convert _Server", c.call("convert", ["_Server", new]))
 
 
+def scenario_no_monitor_cond(remote):
+    """ovsdb-server/disable-monitor-cond: clients are disconnected, and
+    monitor_cond and monitor_cond_since are unknown methods from then on;
+    "monitor" still works."""
+    from rpc import unixctl
+    ctl = remote[len("unix:"):].rsplit(".", 1)[0] + ".ctl"
+    req = {"Host": [{"columns": ["name"]}]}
+    c = Client(remote)
+    ok(c.call("monitor_cond", [DB, "m", req]))
+    unixctl(ctl, "ovsdb-server/disable-monitor-cond")
+    try:
+        while True:
+            c.recv()
+    except Closed:
+        pass
+    c = Client(remote)
+    T.show("monitor_cond", c.call("monitor_cond", [DB, "m", req]))
+    T.show("monitor_cond_since",
+           c.call("monitor_cond_since", [DB, "m", req, ZERO]))
+    T.show("monitor", c.call("monitor", [DB, "m", req]))
+    T.show("monitor_cond_change",
+           c.call("monitor_cond_change", ["m", "m", {}]))
+
+
 SCENARIOS = {name[len("scenario_"):]: fn
              for name, fn in globals().items() if name.startswith("scenario_")}
 
