@@ -31,3 +31,4 @@ lib_libsupport_a_SOURCES += \
 # (security) TLS streams.
 lib_libsupport_a_SOURCES += \
 	lib/stream-ssl.c lib/stream-ssl.h
+EXTRA_DIST += lib/README.md

@@ -39,8 +39,8 @@ char *jsonx_to_string_sorted(const json_t *json);
 void jsonx_put_string(struct ds *out, const char *s, size_t length);
 void jsonx_put_integer(struct ds *out, long long value);
 
-/* Appends a real number formatted as Open vSwitch does ("%.17g", plus ".0"
- * if the result looks like an integer). */
+/* Appends a real number formatted as Open vSwitch does: "%.*g" with
+ * DBL_DIG (15) significant digits, so 1.0 is written "1". */
 void jsonx_put_real(struct ds *out, double d);
 
 /* Parses 'length' bytes of 's' as one JSON value (any type, not only

@@ -205,7 +205,7 @@ struct jsonrpc_session;
 
 /* Returns a session that connects to 'name' (e.g. "tcp:127.0.0.1:6640").
  * If 'retry', it reconnects forever with exponential back-off (1 s up to
- * jsonrpc_session_set_max_backoff(), default 8 s); otherwise it tries
+ * jsonrpc_session_set_backoff(), default 8 s); otherwise it tries
  * once.  A passive 'name' ("ptcp:...", "punix:...") listens and serves the
  * first connection, like the reference.  Caller must free with
  * jsonrpc_session_close(). */

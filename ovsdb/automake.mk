@@ -8,4 +8,4 @@ ovsdb_libovsdb_a_SOURCES =
 # The bundled schemas: ours, and Open vSwitch's, to serve to ovs-vsctl.
 pkgdata_DATA = ovsdb/schemas/example.ovsschema \
 	tests/data/schemas/vswitch.ovsschema
-EXTRA_DIST += ovsdb/schemas/example.ovsschema
+EXTRA_DIST += ovsdb/schemas/example.ovsschema ovsdb/README.md

@@ -8,3 +8,4 @@ ovsdb_ovsdb_client_SOURCES = ovsdb/client/ovsdb-client.c \
 	ovsdb/client/client-rpc.c ovsdb/client/client-rpc.h \
 	ovsdb/client/table-format.c ovsdb/client/table-format.h
 ovsdb_ovsdb_client_LDADD = $(PROGRAM_LIBS)
+EXTRA_DIST += ovsdb/client/README.md

@@ -7,3 +7,4 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/monitor/monitor-cond.c \
 	ovsdb/monitor/monitor-since.c \
 	ovsdb/monitor/monitor-index.c ovsdb/monitor/monitor-index.h
+EXTRA_DIST += ovsdb/monitor/README.md

@@ -18,3 +18,4 @@ ovsdb_libovsdb_a_SOURCES += \
 sbin_PROGRAMS += ovsdb/ovsdb-server
 ovsdb_ovsdb_server_SOURCES = ovsdb/server/ovsdb-server.c
 ovsdb_ovsdb_server_LDADD = $(PROGRAM_LIBS)
+EXTRA_DIST += ovsdb/server/README.md

@@ -76,7 +76,7 @@ void ovsdb_server_set_ssl_config(struct ovsdb_server *,
                                  const struct ovsdb_ssl_config *ssl);
 
 /* Appends the memory/show report: the reference's counts plus the
- * allocator's statistics (refreshed on a timer). */
+ * allocator's statistics (refreshed for this call). */
 void ovsdb_server_put_memory_report(struct ovsdb_server *, struct ds *);
 
 #endif /* ovsdb/server/server.h */

@@ -5,3 +5,4 @@ bin_PROGRAMS += ovsdb/ovsdb-tool
 ovsdb_ovsdb_tool_SOURCES = ovsdb/tool/ovsdb-tool.c \
 	ovsdb/tool/tool-check-cluster.c ovsdb/tool/tool-check-cluster.h
 ovsdb_ovsdb_tool_LDADD = $(PROGRAM_LIBS)
+EXTRA_DIST += ovsdb/tool/README.md
