@@ -35,7 +35,8 @@ enum log_state {
 };
 
 struct ovsdb_log {
-    char *name;
+    char *name;                 /* For messages: as the caller named it. */
+    char *path;                 /* The file: 'name', links followed. */
     enum ovsdb_log_mode mode;
     enum ovsdb_log_kind kind;   /* Never OVSDB_LOG_ANY. */
     enum log_state state;
@@ -331,9 +332,9 @@ lock_name(const char *name)
  * with our own first byte) lets another process learn our pid with
  * F_GETLK, as the reference's lock does: a refused lock names its holder. */
 static struct ovsdb_error *
-take_lock(const char *name, int *lock_fdp)
+take_lock(const char *path, const char *name, int *lock_fdp)
 {
-    char *lname = lock_name(name);
+    char *lname = lock_name(path);
     int fd;
     int error = io_open(lname, O_RDWR | O_CREAT, 0600, &fd);
     free(lname);
@@ -383,11 +384,12 @@ kind_magic(enum ovsdb_log_kind kind)
 }
 
 static struct ovsdb_log *
-log_new(const char *name, enum ovsdb_log_mode mode, enum ovsdb_log_kind kind,
-        int fd, int lock_fd)
+log_new(const char *name, const char *path, enum ovsdb_log_mode mode,
+        enum ovsdb_log_kind kind, int fd, int lock_fd)
 {
     struct ovsdb_log *log = xzalloc(sizeof *log);
     log->name = xstrdup(name);
+    log->path = xstrdup(path);
     log->mode = mode;
     log->kind = kind;
     log->fd = fd;
@@ -440,9 +442,10 @@ ovsdb_log_open(const char *name, enum ovsdb_log_mode mode,
     return ovsdb_log_open_kind(name, mode, OVSDB_LOG_STANDALONE, logp);
 }
 
-/* ovsdb_log_open_kind() for a 'name' that is not a symbolic link. */
+/* ovsdb_log_open_kind() for the file 'path', which is not a symbolic
+ * link, named 'name' in messages. */
 static struct ovsdb_error *
-open_resolved(const char *name, enum ovsdb_log_mode mode,
+open_resolved(const char *path, const char *name, enum ovsdb_log_mode mode,
               enum ovsdb_log_kind kind, struct ovsdb_log **logp)
 {
     *logp = NULL;
@@ -454,7 +457,7 @@ open_resolved(const char *name, enum ovsdb_log_mode mode,
 
     int lock_fd = -1;
     if (mode != OVSDB_LOG_READ_ONLY) {
-        struct ovsdb_error *error = take_lock(name, &lock_fd);
+        struct ovsdb_error *error = take_lock(path, name, &lock_fd);
         if (error) {
             return error;
         }
@@ -465,7 +468,7 @@ open_resolved(const char *name, enum ovsdb_log_mode mode,
                  : mode == OVSDB_LOG_CREATE_EXCL ? O_RDWR | O_CREAT | O_EXCL
                  : O_RDWR | O_CREAT);
     int fd;
-    int err = io_open(name, flags, 0640, &fd);
+    int err = io_open(path, flags, 0640, &fd);
     if (err) {
         if (lock_fd >= 0) {
             close(lock_fd);
@@ -474,13 +477,13 @@ open_resolved(const char *name, enum ovsdb_log_mode mode,
                         flags & O_CREAT ? "create" : "open");
     }
 
-    struct ovsdb_log *log = log_new(name, mode,
+    struct ovsdb_log *log = log_new(name, path, mode,
                                     kind == OVSDB_LOG_ANY
                                     ? OVSDB_LOG_STANDALONE : kind,
                                     fd, lock_fd);
     struct ovsdb_error *error = NULL;
     if (mode == OVSDB_LOG_CREATE_EXCL) {
-        err = io_fsync_dir(name);
+        err = io_fsync_dir(path);
         if (err) {
             error = io_error(name, err, "fsync of directory failed");
         }
@@ -492,7 +495,7 @@ open_resolved(const char *name, enum ovsdb_log_mode mode,
             error = io_error(name, err, "read failed");
         } else if (!log->rbuf_len) {
             if (mode == OVSDB_LOG_CREATE) {
-                err = io_fsync_dir(name);
+                err = io_fsync_dir(path);
                 if (err) {
                     error = io_error(name, err, "fsync of directory failed");
                 }
@@ -546,7 +549,7 @@ ovsdb_log_open_kind(const char *name, enum ovsdb_log_mode mode,
                     enum ovsdb_log_kind kind, struct ovsdb_log **logp)
 {
     char *target = dirs_follow_symlinks(name);
-    struct ovsdb_error *error = open_resolved(target, mode, kind, logp);
+    struct ovsdb_error *error = open_resolved(target, name, mode, kind, logp);
     free(target);
     return error;
 }
@@ -563,6 +566,7 @@ log_free(struct ovsdb_log *log, bool close_fd)
     ovsdb_error_destroy(log->error);
     free(log->rbuf);
     free(log->name);
+    free(log->path);
     free(log);
 }
 
@@ -1045,7 +1049,7 @@ ovsdb_log_commit_block(struct ovsdb_log *log)
 char *
 ovsdb_log_tmp_name(const struct ovsdb_log *log)
 {
-    return xasprintf("%s.tmp", log->name);
+    return xasprintf("%s.tmp", log->path);
 }
 
 struct ovsdb_error *
@@ -1061,8 +1065,8 @@ ovsdb_log_replace_start(struct ovsdb_log *old, struct ovsdb_log **newp)
         free(tmp);
         return error;
     }
-    struct ovsdb_log *new = log_new(tmp, OVSDB_LOG_CREATE, old->kind, fd,
-                                    -1);
+    struct ovsdb_log *new = log_new(tmp, tmp, OVSDB_LOG_CREATE, old->kind,
+                                    fd, -1);
     free(tmp);
     new->state = LOG_WRITE;
     *newp = new;
@@ -1088,7 +1092,7 @@ ovsdb_log_replace_commit(struct ovsdb_log *old, struct ovsdb_log *new)
         ovsdb_log_replace_abort(new);
         return error;
     }
-    int err = io_rename(new->name, old->name);
+    int err = io_rename(new->path, old->path);
     if (err) {
         error = io_error(old->name, err, "rename of %s failed", new->name);
         ovsdb_log_replace_abort(new);
@@ -1097,7 +1101,7 @@ ovsdb_log_replace_commit(struct ovsdb_log *old, struct ovsdb_log *new)
     /* The rename happened: from here on 'old' must use the new file even if
      * the directory fsync fails (the rename may then not survive a crash,
      * but the contents are the same either way). */
-    err = io_fsync_dir(old->name);
+    err = io_fsync_dir(old->path);
 
     close(old->fd);
     old->fd = new->fd;
@@ -1119,7 +1123,7 @@ void
 ovsdb_log_replace_abort(struct ovsdb_log *new)
 {
     if (new) {
-        unlink(new->name);
+        unlink(new->path);
         log_free(new, true);
     }
 }
