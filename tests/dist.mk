@@ -295,6 +295,7 @@ EXTRA_DIST += \
 	tests/server/monitor.sh \
 	tests/server/multi.py \
 	tests/server/multi.sh \
+	tests/server/no-monitor-cond.sh \
 	tests/server/pipeline.py \
 	tests/server/pipeline.sh \
 	tests/server/probe.sh \

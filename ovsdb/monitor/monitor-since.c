@@ -278,16 +278,22 @@ merged_find(const struct hmap *rows, const struct uuid *uuid)
     return NULL;
 }
 
+void
+ovsdb_monitor_hub_start_history(struct ovsdb_monitor_hub *hub)
+{
+    if (!hub->history_on) {
+        hub->history_on = true;
+        hub->history_base = hub->last_txn_id;
+    }
+}
+
 json_t *
 ovsdb_monitor_get_since(struct ovsdb_monitor *m, const struct uuid *last_id,
                         bool *found)
 {
     struct ovsdb_monitor_hub *hub = m->hub;
 
-    if (!hub->history_on) {
-        hub->history_on = true;
-        hub->history_base = hub->last_txn_id;
-    }
+    ovsdb_monitor_hub_start_history(hub);
     if (uuid_equals(last_id, &hub->last_txn_id)) {
         *found = true;
         return json_object();

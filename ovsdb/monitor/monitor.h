@@ -90,6 +90,12 @@ const struct uuid *ovsdb_monitor_hub_get_last_txn_id(
 void ovsdb_monitor_hub_set_last_txn_id(struct ovsdb_monitor_hub *,
                                        const struct uuid *);
 
+/* Starts keeping the history of transactions now, rather than at the
+ * first monitor_cond_since: for a clustered database, whose transaction
+ * ids are its log's entry ids, so that the history replayed at startup
+ * serves the clients that reconnect after a restart. */
+void ovsdb_monitor_hub_start_history(struct ovsdb_monitor_hub *);
+
 /* Number of shapes and of transactions in the history (memory/show). */
 size_t ovsdb_monitor_hub_n_monitors(const struct ovsdb_monitor_hub *);
 size_t ovsdb_monitor_hub_n_history(const struct ovsdb_monitor_hub *);

@@ -1310,11 +1310,15 @@ raft_read_db(struct raft *raft, struct ovsdb **dbp)
                                   "name",
                                   cf->header.name);
     }
+    /* Only the snapshot: the committed entries after it come from
+     * raft_next_entry(), each its own transaction with its entry id, so
+     * that the database's monitor history holds them again after a
+     * restart, as the reference's does. */
     struct uuid eid;
-    struct ovsdb_error *error = cluster_file_replay(cf, cf->commit_index,
-                                                    dbp, &eid);
+    struct ovsdb_error *error = cluster_file_replay(cf, cf->log_start - 1, dbp,
+                                                    &eid);
     if (!error) {
-        raft->applied_index = MAX(cf->commit_index, cf->log_start - 1);
+        raft->applied_index = cf->log_start - 1;
         raft->applied_eid = eid;
     }
     return error;

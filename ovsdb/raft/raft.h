@@ -2,7 +2,8 @@
  * ovsdb(7) describes it), on its clustered file (ovsdb/format/cluster-file.h).
  *
  *     error = raft_open("nb.db", &raft);     (elects itself if alone)
- *     error = raft_read_db(raft, &db);       (snapshot + committed log)
+ *     error = raft_read_db(raft, &db);       (the snapshot)
+ *     while ((data = raft_next_entry(...))) { apply } (committed entries)
  *     ...
  *     cmd = raft_command_execute(raft, data, size, &prereq, &eid);
  *     ...more proposals...
@@ -49,10 +50,11 @@ struct ovsdb_error *raft_open(const char *path, struct raft **raftp)
     WARN_UNUSED_RESULT;
 void raft_close(struct raft *);         /* NULL is fine. */
 
-/* Builds the database as of the commit index: the snapshot, then every
- * committed entry.  On success stores it in '*dbp' (caller must free with
- * ovsdb_destroy()).  While joining, that is a database without tables,
- * which the leader's snapshot replaces (raft_next_entry()). */
+/* Builds the database of the snapshot.  The committed entries after it
+ * come next from raft_next_entry().  On success stores it in '*dbp'
+ * (caller must free with ovsdb_destroy()).  While joining, that is a
+ * database without tables, which the leader's snapshot replaces
+ * (raft_next_entry()). */
 struct ovsdb_error *raft_read_db(struct raft *, struct ovsdb **dbp)
     WARN_UNUSED_RESULT;
 

@@ -77,6 +77,7 @@ attach_db(struct ovsdb_served_db *sdb, struct ovsdb *db)
     if (raft) {
         ovsdb_monitor_hub_set_last_txn_id(sdb->hub,
                                           raft_get_applied_eid(raft));
+        ovsdb_monitor_hub_start_history(sdb->hub);
     }
     ovsdb_add_commit_observer(db, commit_cb, sdb);
 }
@@ -309,6 +310,14 @@ ovsdb_databases_add(struct ovsdb_databases *set, const char *file,
     }
     ovsdb_storage_set_memory_trim(storage, set->memory_trim);
     struct ovsdb_served_db *sdb = served_db_create(set, name, db, storage);
+    /* A clustered database: its committed entries, now, through the
+     * monitor hub (which keeps them as history), before anyone reads. */
+    ovsdb_storage_apply_committed(storage);
+    struct ovsdb *new_db = ovsdb_storage_take_new_db(storage);
+    if (new_db) {
+        serve_new_db(sdb, new_db);
+    }
+    db = sdb->db;
     ovsdb_sysdb_add(set->sysdb->db, name, ovsdb_get_schema(db));
     if (ovsdb_storage_get_raft(storage)) {
         sync_cluster_status(sdb, true);

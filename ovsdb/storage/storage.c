@@ -103,6 +103,8 @@ struct ovsdb_storage {
     size_t slice_bytes;
     unsigned int slice_entries;
     long long slice_msec;
+    /* No slices: ovsdb_storage_apply_committed() applies everything. */
+    bool whole_slice;
     bool apply_more;
 
     /* Statistics. */
@@ -585,7 +587,7 @@ start_slice(struct ovsdb_storage *s)
 static bool
 slice_is_full(const struct ovsdb_storage *s)
 {
-    return (s->slice_entries
+    return (!s->whole_slice && s->slice_entries
             && (s->slice_bytes >= APPLY_MAX_BYTES
                 || s->slice_entries >= APPLY_MAX_ENTRIES
                 || time_msec() - s->slice_msec >= APPLY_MAX_MSEC));
@@ -641,6 +643,17 @@ raft_decide(struct ovsdb_storage *s)
             }
             apply_entry(s, data, size, &eid, is_snapshot);
         }
+    }
+}
+
+void
+ovsdb_storage_apply_committed(struct ovsdb_storage *s)
+{
+    if (s->raft) {
+        s->whole_slice = true;
+        raft_decide(s);
+        s->whole_slice = false;
+        start_slice(s);
     }
 }
 

@@ -165,6 +165,12 @@ uint64_t ovsdb_storage_get_last_ticket(const struct ovsdb_storage *);
 bool ovsdb_storage_pop_outcome(struct ovsdb_storage *, uint64_t *ticket,
                                struct ovsdb_error **errorp);
 
+/* Clustered: applies every entry already committed, at once rather than a
+ * slice per ovsdb_storage_run(): what a server does at startup, after
+ * ovsdb_storage_open() gave it the snapshot's database and it set up its
+ * commit observers.  Does nothing for a standalone database. */
+void ovsdb_storage_apply_committed(struct ovsdb_storage *);
+
 /* Clustered: when an entry of another member replaced the whole database
  * (a conversion, or a snapshot installed from the leader), returns the new
  * database (the caller takes ownership and must serve it instead of, and
