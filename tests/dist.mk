@@ -38,6 +38,8 @@ EXTRA_DIST += \
 	tests/cluster/refusals.sh \
 	tests/cluster/retry.sh \
 	tests/cluster/server-one.sh \
+	tests/cluster/since-restart.py \
+	tests/cluster/since-restart.sh \
 	tests/cluster/test-raft-conn.c \
 	tests/cluster/tool-interop.sh \
 	tests/cluster/torn.sh \
