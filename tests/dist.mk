@@ -354,6 +354,8 @@ EXTRA_DIST += \
 	tests/unit/test-vlog.c \
 	tests/unit/test-wl-rpc.c \
 	tests/update-dist-list \
+	tests/upstream/FINDINGS.md \
+	tests/upstream/run \
 	tests/workloads/README.md \
 	tests/workloads/RESULTS.md \
 	tests/workloads/allocbench.py \
