@@ -360,6 +360,8 @@ EXTRA_DIST += \
 	tests/unit/storage/test-storage.c \
 	tests/unit/workloads/test-wl-rpc.c \
 	tests/update-dist-list \
+	tests/upstream/FINDINGS.md \
+	tests/upstream/run \
 	tests/workloads/README.md \
 	tests/workloads/RESULTS.md \
 	tests/workloads/allocbench.py \
