@@ -24,10 +24,11 @@ build_pkgs="build-essential autoconf automake libtool pkg-config
 # The tests also use the reference Open vSwitch programs and clients (to
 # compare replies and to prove interoperability), python3 and openssl, man
 # (to check our manual pages); systemd-analyze, where present, checks our
-# unit.
+# unit; make check-upstream builds Open vSwitch's test suite from
+# openvswitch-source (and its tests need python3-sortedcontainers).
 test_pkgs="python3 openssl procps openvswitch-common openvswitch-switch
     python3-openvswitch ovn-common ovn-central python3-ovsdbapp gnuplot-nox
-    man-db groff-base"
+    man-db groff-base openvswitch-source python3-sortedcontainers"
 
 install_missing() {
     missing=

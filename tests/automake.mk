@@ -92,3 +92,11 @@ FORMAT_BASE = HEAD
 check-format:
 	$(SHELL) $(top_srcdir)/tests/check-format $(FORMAT_BASE)
 .PHONY: check-format
+
+# "make check-upstream": Open vSwitch 3.1.0's own tests with our programs
+# (tests/upstream/run; UPSTREAM_FLAGS, e.g. --suite=main or -j4).
+UPSTREAM_FLAGS =
+check-upstream: $(bin_PROGRAMS) $(sbin_PROGRAMS)
+	OVSDB_BUILDDIR=$(abs_top_builddir) \
+	  $(SHELL) $(top_srcdir)/tests/upstream/run $(UPSTREAM_FLAGS)
+.PHONY: check-upstream
