@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "lib/allocator.h"
 #include "lib/uuid.h"
 #include "lib/vlog.h"
@@ -36,6 +37,11 @@ struct ovsdb_served_db {
     bool cluster_leader, cluster_connected;
     uint64_t cluster_index;
     uint64_t cluster_term;
+
+    /* The file it was opened from (st_dev, st_ino; both 0 for none), so
+     * that adding it again is refused by name. */
+    dev_t file_dev;
+    ino_t file_ino;
 
     unsigned int n_write_holds; /* ovsdb_served_db_hold_writes(). */
     uint64_t convert_ticket;    /* Clustered: the ticket of our conversion
@@ -293,6 +299,18 @@ struct ovsdb_error *
 ovsdb_databases_add(struct ovsdb_databases *set, const char *file,
                     char **namep)
 {
+    /* As the reference, a file already served is refused by name rather
+     * than by the lock its second opening would fail to take. */
+    struct stat st;
+    bool have_st = !stat(file, &st);
+    for (size_t i = 0; have_st && i < set->n_dbs; i++) {
+        const struct ovsdb_served_db *other = set->dbs[i];
+        if (other->file_ino && other->file_dev == st.st_dev
+            && other->file_ino == st.st_ino) {
+            return ovsdb_error(OVSDB_E_OVSDB, "%s: already open", file);
+        }
+    }
+
     struct ovsdb_storage *storage;
     struct ovsdb *db;
     struct ovsdb_error *error = ovsdb_storage_open(file, &storage, &db);
@@ -310,6 +328,10 @@ ovsdb_databases_add(struct ovsdb_databases *set, const char *file,
     }
     ovsdb_storage_set_memory_trim(storage, set->memory_trim);
     struct ovsdb_served_db *sdb = served_db_create(set, name, db, storage);
+    if (have_st) {
+        sdb->file_dev = st.st_dev;
+        sdb->file_ino = st.st_ino;
+    }
     /* A clustered database: its committed entries, now, through the
      * monitor hub (which keeps them as history), before anyone reads. */
     ovsdb_storage_apply_committed(storage);

@@ -277,11 +277,31 @@ allocator_stats_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_destroy(&s);
 }
 
+/* ovsdb_remotes_find_db_cb for the served databases. */
+static struct ovsdb *
+find_ovsdb(const char *name, void *dbs)
+{
+    struct ovsdb_served_db *sdb = ovsdb_databases_find(dbs, name);
+    return sdb ? ovsdb_served_db_get_ovsdb(sdb) : NULL;
+}
+
 static void
 add_remote_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
               const char *argv[], void *ctl_)
 {
     struct ctl_state *ctl = ctl_;
+    /* As at startup, a "db:" remote must name a database, table and
+     * column that exist. */
+    const char *spec = argv[1];
+    struct ovsdb_error *error;
+    error = ovsdb_remotes_parse_db_column(spec, find_ovsdb, ctl->dbs, NULL,
+                                          NULL, NULL);
+    if (error && ovsdb_remotes_is_db_spec(spec)) {
+        unixctl_command_reply_error(conn, ovsdb_error_get_details(error));
+        ovsdb_error_destroy(error);
+        return;
+    }
+    ovsdb_error_destroy(error);
     if (ovsdb_server_add_remote(ctl->srv, argv[1])) {
         unixctl_command_reply(conn, NULL);
     } else {
@@ -462,13 +482,6 @@ register_commands(struct ctl_state *ctl)
                              "on|off", 1, 1, memory_trim_cb, ctl);
 }
 
-/* ovsdb_remotes_find_db_cb for the served databases. */
-static struct ovsdb *
-find_ovsdb(const char *name, void *dbs)
-{
-    struct ovsdb_served_db *sdb = ovsdb_databases_find(dbs, name);
-    return sdb ? ovsdb_served_db_get_ovsdb(sdb) : NULL;
-}
 
 int
 main(int argc, char *argv[])

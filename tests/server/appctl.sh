@@ -23,6 +23,10 @@ appctl_all() {
                "ovsdb-server/remove-db Example" \
                "ovsdb-server/list-dbs" \
                "ovsdb-server/add-db $PWD/$1.db" \
+               "ovsdb-server/add-db $PWD/$1.db" \
+               "ovsdb-server/add-remote db:x,y,z" \
+               "ovsdb-server/add-remote db:Example,Nope,name" \
+               "ovsdb-server/list-remotes" \
                "ovsdb-server/list-dbs"; do
         rc=0
         out=$($a $cmd 2>&1) || rc=$?
