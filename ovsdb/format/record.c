@@ -163,9 +163,15 @@ ovsdb_record_put_txn(struct ds *out, const struct ovsdb_txn *txn)
         ds_put_cstr(out, ",\"_comment\":");
         jsonx_put_string(out, comment, strlen(comment));
     }
+    /* "_is_diff" before "_date", never last: scripts written for the
+     * reference's files strip it as '"_is_diff":true,' (its members come
+     * in hash order there; readers take any order). */
+    if (column_diff) {
+        ds_put_cstr(out, ",\"_is_diff\":true");
+    }
     ds_put_cstr(out, ",\"_date\":");
     jsonx_put_integer(out, time_wall_msec());
-    ds_put_cstr(out, column_diff ? ",\"_is_diff\":true}" : "}");
+    ds_put_char(out, '}');
     return true;
 }
 
