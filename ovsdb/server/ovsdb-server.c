@@ -285,23 +285,34 @@ find_ovsdb(const char *name, void *dbs)
     return sdb ? ovsdb_served_db_get_ovsdb(sdb) : NULL;
 }
 
+/* Returns NULL if 'spec' is not a "db:" remote or names a database, table
+ * and column that exist; else the reference's message for it, which the
+ * caller must free with free(). */
+static char *
+check_db_remote(struct ovsdb_databases *dbs, const char *spec)
+{
+    struct ovsdb_error *error;
+    error = ovsdb_remotes_parse_db_column(spec, find_ovsdb, dbs, NULL, NULL,
+                                          NULL);
+    char *msg = NULL;
+    if (error && ovsdb_remotes_is_db_spec(spec)) {
+        msg = xstrdup(ovsdb_error_get_details(error));
+    }
+    ovsdb_error_destroy(error);
+    return msg;
+}
+
 static void
 add_remote_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
               const char *argv[], void *ctl_)
 {
     struct ctl_state *ctl = ctl_;
-    /* As at startup, a "db:" remote must name a database, table and
-     * column that exist. */
-    const char *spec = argv[1];
-    struct ovsdb_error *error;
-    error = ovsdb_remotes_parse_db_column(spec, find_ovsdb, ctl->dbs, NULL,
-                                          NULL, NULL);
-    if (error && ovsdb_remotes_is_db_spec(spec)) {
-        unixctl_command_reply_error(conn, ovsdb_error_get_details(error));
-        ovsdb_error_destroy(error);
+    char *msg = check_db_remote(ctl->dbs, argv[1]);
+    if (msg) {
+        unixctl_command_reply_error(conn, msg);
+        free(msg);
         return;
     }
-    ovsdb_error_destroy(error);
     if (ovsdb_server_add_remote(ctl->srv, argv[1])) {
         unixctl_command_reply(conn, NULL);
     } else {
@@ -540,14 +551,11 @@ main(int argc, char *argv[])
         }
     }
     for (size_t i = 0; i < opts.n_remotes; i++) {
-        /* As the reference, a "db:" remote naming a missing database,
-         * table or column is fatal at startup. */
-        struct ovsdb_error *error = ovsdb_remotes_parse_db_column(
-            opts.remotes[i], find_ovsdb, ctl.dbs, NULL, NULL, NULL);
-        if (error && ovsdb_remotes_is_db_spec(opts.remotes[i])) {
-            ovs_fatal(0, "%s", ovsdb_error_get_details(error));
+        /* As the reference, such a remote is fatal at startup. */
+        char *msg = check_db_remote(ctl.dbs, opts.remotes[i]);
+        if (msg) {
+            ovs_fatal(0, "%s", msg);
         }
-        ovsdb_error_destroy(error);
         ovsdb_server_add_remote(ctl.srv, opts.remotes[i]);
     }
 
