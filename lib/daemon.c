@@ -175,14 +175,19 @@ detach_stdio(void)
 static void
 monitor_daemon(void)
 {
-    time_t last_start = 0;
+    time_t last_restart = 0;    /* 0: no restart yet. */
     bool ready = true;          /* False if the first daemon was not. */
     for (bool restart = false;; restart = true) {
-        time_t now = time(NULL);
-        if (restart && now - last_start < 10) {
-            sleep(10 - (now - last_start));
+        if (restart) {
+            /* At most one restart every 10 seconds, so that a daemon that
+             * crashes at once does not spin; the first one at once. */
+            time_t now = time(NULL);
+            if (last_restart && now - last_restart < 10) {
+                VLOG_WARN("waiting until 10 seconds since the last restart");
+                sleep(10 - (now - last_restart));
+            }
+            last_restart = time(NULL);
         }
-        last_start = time(NULL);
         int fds[2] = {-1, -1};
         if (!restart && pipe(fds)) {
             ovs_fatal(errno, "pipe failed");

@@ -83,6 +83,12 @@ dirs_follow_symlinks(const char *name)
             next = xasprintf("%.*s/%s", (int) (slash - file), file, target);
             free(target);
         }
+        if (!stat(file, &st) && lstat(next, &st)) {
+            /* The link leads somewhere that its text does not name, as
+             * /proc/self/fd/0 to a pipe ("pipe:[123]"): keep the link. */
+            free(next);
+            break;
+        }
         free(file);
         file = next;
     }

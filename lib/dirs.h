@@ -26,7 +26,9 @@ char *dirs_abs_file_name(const char *dir, const char *name);
 /* Returns the file that 'name' leads to: 'name' itself unless it is a
  * symbolic link, else what the link (and any link it leads to, up to 10)
  * points to, relative targets taken from the link's directory.  The file
- * need not exist.  Caller must free with free(). */
+ * need not exist.  A link that works but whose text names no file (the
+ * kernel's /proc/self/fd/N to a pipe) is returned itself.  Caller must free
+ * with free(). */
 char *dirs_follow_symlinks(const char *name);
 
 #endif /* lib/dirs.h */

@@ -5,6 +5,7 @@ EXTRA_DIST += \
 	tests/check-format \
 	tests/client/backup.sh \
 	tests/client/commands.sh \
+	tests/client/control.sh \
 	tests/client/lib.sh \
 	tests/client/lock.sh \
 	tests/client/monitor.sh \
@@ -15,6 +16,7 @@ EXTRA_DIST += \
 	tests/cluster/compact.sh \
 	tests/cluster/convert-wait.sh \
 	tests/cluster/convert.sh \
+	tests/cluster/failure-test.sh \
 	tests/cluster/idl-client.py \
 	tests/cluster/idl.sh \
 	tests/cluster/kill-mixed.sh \
@@ -249,6 +251,7 @@ EXTRA_DIST += \
 	tests/interop/pyidl.sh \
 	tests/interop/vsctl.sh \
 	tests/ovsdb-exec.c \
+	tests/relay/backup-checks.sh \
 	tests/relay/backup-ours-ours.sh \
 	tests/relay/backup-ours-ref.sh \
 	tests/relay/backup-ref-ours.sh \
@@ -266,6 +269,8 @@ EXTRA_DIST += \
 	tests/relay/load-ours.sh \
 	tests/relay/load-ref.sh \
 	tests/relay/relay.py \
+	tests/relay/txnids-ours.sh \
+	tests/relay/txnids-ref.sh \
 	tests/rpc.py \
 	tests/run \
 	tests/security/db-remote-errors.sh \
@@ -286,6 +291,7 @@ EXTRA_DIST += \
 	tests/server/cli.sh \
 	tests/server/clients.sh \
 	tests/server/convert.sh \
+	tests/server/db-change-aware.sh \
 	tests/server/db-remotes.sh \
 	tests/server/db_remotes.py \
 	tests/server/exactness.py \
@@ -294,6 +300,7 @@ EXTRA_DIST += \
 	tests/server/lib.sh \
 	tests/server/locks.sh \
 	tests/server/malformed.sh \
+	tests/server/monitor-restart.sh \
 	tests/server/monitor.sh \
 	tests/server/multi.py \
 	tests/server/multi.sh \
@@ -309,6 +316,7 @@ EXTRA_DIST += \
 	tests/server/since.sh \
 	tests/server/slow-reader.sh \
 	tests/server/wait.sh \
+	tests/storage/bad-last-record.sh \
 	tests/storage/compact.sh \
 	tests/storage/convert.sh \
 	tests/storage/corrupt.sh \

@@ -33,7 +33,48 @@ struct monitor {
     struct mon_table *tables;
     size_t n_tables;
     bool update2;               /* "update2" format (monitor_cond...). */
+    bool blocked;               /* ovsdb-client/block: not reading. */
+    struct jsonrpc *rpc;
 };
+
+static void
+unixctl_cond_change(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                    const char *argv[], void *m_)
+{
+    struct monitor *m = m_;
+    char *error;
+    json_t *where = jsonx_from_string(argv[2], &error);
+    if (!where) {
+        unixctl_command_reply_error(conn, error);
+        free(error);
+        return;
+    }
+    json_t *change = json_object();
+    json_object_set_new(change, argv[1], json_pack("[{s o}]", "where", where));
+    /* Our monitor's id is null; the new monitor keeps it. */
+    jsonrpc_send(m->rpc,
+                 jsonrpc_create_request("monitor_cond_change",
+                                        json_pack("[n n o]", change), NULL));
+    unixctl_command_reply(conn, "condition changed");
+}
+
+static void
+unixctl_block(struct unixctl_conn *conn, int argc OVS_UNUSED,
+              const char *argv[] OVS_UNUSED, void *m_)
+{
+    struct monitor *m = m_;
+    m->blocked = true;
+    unixctl_command_reply(conn, NULL);
+}
+
+static void
+unixctl_unblock(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                const char *argv[] OVS_UNUSED, void *m_)
+{
+    struct monitor *m = m_;
+    m->blocked = false;
+    unixctl_command_reply(conn, NULL);
+}
 
 static void
 add_column(struct mon_table *mt, const struct ovsdb_column *column,
@@ -340,7 +381,10 @@ handle_message(const struct monitor *m, struct jsonrpc *rpc,
         print_updates(m, json_array_get(msg->params, 2), false);
     } else if (msg->type == JSONRPC_NOTIFY
                && !strcmp(msg->method, "monitor_canceled")) {
-        ovs_fatal(0, "%s: monitor canceled by server", m->options->server);
+        /* The server removed or converted the database (we asked with
+         * set_db_change_aware to be told so). */
+        ovs_fatal(0, "%s: %s database was removed", m->options->server,
+                  m->options->database);
     }
 }
 
@@ -352,7 +396,16 @@ client_monitor_run(struct jsonrpc *rpc,
     struct monitor m = {
         .options = options,
         .update2 = options->method != CLIENT_MONITOR,
+        .rpc = rpc,
     };
+    if (options->unixctl) {
+        unixctl_command_register("ovsdb-client/cond_change", "TABLE COND", 2,
+                                 2, unixctl_cond_change, &m);
+        unixctl_command_register("ovsdb-client/block", "", 0, 0, unixctl_block,
+                                 &m);
+        unixctl_command_register("ovsdb-client/unblock", "", 0, 0,
+                                 unixctl_unblock, &m);
+    }
     json_t *condition = NULL;
     json_t *last_id = NULL;
 
@@ -383,6 +436,9 @@ client_monitor_run(struct jsonrpc *rpc,
     json_t *requests = build_requests(&m, condition, argc, argv);
     json_decref(condition);
 
+    if (options->db_change_aware) {
+        client_rpc_set_db_change_aware(rpc, options->db_change_aware == 1);
+    }
     json_t *params = json_array();
     json_array_append_new(params, json_string(options->database));
     json_array_append_new(params, json_null());
@@ -409,7 +465,7 @@ client_monitor_run(struct jsonrpc *rpc,
         print_updates(&m, reply, true);
     }
     json_decref(reply);
-    client_daemonize_complete();
+    client_daemonize_complete(true);
 
     for (;;) {
         unixctl_server_run(options->unixctl);
@@ -417,18 +473,22 @@ client_monitor_run(struct jsonrpc *rpc,
             break;
         }
         jsonrpc_run(rpc);
-        struct jsonrpc_msg *msg;
-        int error = jsonrpc_recv(rpc, &msg);
-        if (!error) {
-            handle_message(&m, rpc, msg);
-            jsonrpc_msg_destroy(msg);
-            continue;
-        } else if (error != EAGAIN) {
-            ovs_fatal(error, "%s: receive failed", options->server);
+        if (!m.blocked) {
+            struct jsonrpc_msg *msg;
+            int error = jsonrpc_recv(rpc, &msg);
+            if (!error) {
+                handle_message(&m, rpc, msg);
+                jsonrpc_msg_destroy(msg);
+                continue;
+            } else if (error != EAGAIN) {
+                ovs_fatal(error, "%s: receive failed", options->server);
+            }
         }
         unixctl_server_wait(options->unixctl);
         jsonrpc_wait(rpc);
-        jsonrpc_recv_wait(rpc);
+        if (!m.blocked) {
+            jsonrpc_recv_wait(rpc);
+        }
         poll_block();
     }
 

@@ -40,6 +40,9 @@ struct client_monitor_options {
     bool timestamp;             /* Timestamp each printed table. */
     struct unixctl_server *unixctl;     /* Run in the loop; may be NULL. */
     const bool *exiting;        /* Loop ends once '*exiting' is true. */
+    int db_change_aware;        /* 0: do not send set_db_change_aware; 1:
+                                 * send it and require it; -1: send it,
+                                 * ignore an error. */
 };
 
 /* Sends the monitor request described by 'argc' arguments 'argv' (what
@@ -47,7 +50,14 @@ struct client_monitor_options {
  * contents, completes detaching if --detach was given (the caller has
  * called daemonize_start() from lib/daemon.h), then prints
  * updates until the connection closes or '*options->exiting'.  Errors in
- * the arguments and from the server are fatal. */
+ * the arguments and from the server are fatal.
+ *
+ * With a control server ('options->unixctl'), registers on it, as the
+ * reference's client does:
+ *   ovsdb-client/cond_change TABLE COND   sends "monitor_cond_change" with
+ *                                         the new "where" for TABLE
+ *   ovsdb-client/block, /unblock          stop and resume reading from the
+ *                                         server (to test a slow reader) */
 void client_monitor_run(struct jsonrpc *rpc,
                         const struct client_monitor_options *options,
                         int argc, char *argv[]);

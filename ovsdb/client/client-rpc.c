@@ -167,13 +167,39 @@ client_parse_json(const char *s)
 }
 
 void
-client_daemonize_complete(void)
+client_daemonize_complete(bool keep_stderr)
 {
     fflush(stdout);
-    int saved = dup(STDOUT_FILENO);
+    fflush(stderr);
+    int saved_out = dup(STDOUT_FILENO);
+    int saved_err = keep_stderr ? dup(STDERR_FILENO) : -1;
     daemonize_complete();
-    if (saved >= 0) {
-        dup2(saved, STDOUT_FILENO);
-        close(saved);
+    if (saved_out >= 0) {
+        dup2(saved_out, STDOUT_FILENO);
+        close(saved_out);
     }
+    if (saved_err >= 0) {
+        dup2(saved_err, STDERR_FILENO);
+        close(saved_err);
+    }
+}
+
+void
+client_rpc_set_db_change_aware(struct jsonrpc *rpc, bool required)
+{
+    struct jsonrpc_msg *request = jsonrpc_create_request("set_db_change_aware",
+                                                         json_pack("[b]", 1),
+                                                         NULL);
+    struct jsonrpc_msg *reply;
+    int error = jsonrpc_transact_block(rpc, request, &reply);
+    if (error) {
+        ovs_fatal(error, "%s: error setting db_change_aware",
+                  jsonrpc_get_name(rpc));
+    }
+    if (reply->type == JSONRPC_ERROR && required) {
+        char *s = jsonx_to_string_sorted(reply->error);
+        ovs_fatal(0, "%s: set_db_change_aware failed (%s)",
+                  jsonrpc_get_name(rpc), s);
+    }
+    jsonrpc_msg_destroy(reply);
 }

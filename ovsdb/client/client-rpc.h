@@ -46,7 +46,14 @@ struct ovsdb_schema *client_rpc_get_schema(struct jsonrpc *,
 json_t *client_parse_json(const char *s);
 
 /* daemonize_complete() (lib/daemon.h), but stdout stays open: with
- * --detach, "monitor" and "lock" go on printing after they detach. */
-void client_daemonize_complete(void);
+ * --detach, "monitor", "transact" and "lock" go on printing after they
+ * detach.  With 'keep_stderr', so does stderr, where "monitor" and
+ * "transact" report why they ended, as the reference's do. */
+void client_daemonize_complete(bool keep_stderr);
+
+/* Sends "set_db_change_aware" over 'rpc' and waits for the reply.  An
+ * error from the server is fatal if 'required', ignored otherwise (an old
+ * server); a broken connection is fatal. */
+void client_rpc_set_db_change_aware(struct jsonrpc *rpc, bool required);
 
 #endif /* ovsdb/client/client-rpc.h */

@@ -46,6 +46,11 @@
 static struct tabfmt_style style = TABFMT_STYLE_DEFAULT;
 static bool timestamp;
 static bool force;
+/* --db-change-aware (1), --no-db-change-aware (0), neither (-1): whether
+ * "monitor" and "transact" ask the server to tell them of a removed or
+ * converted database instead of disconnecting them.  "monitor" asks
+ * unless told not to; "transact" only when told to. */
+static int db_change_aware = -1;
 
 /* Set by the "exit" unixctl command. */
 static bool exiting;
@@ -173,8 +178,14 @@ usage(void)
            "                              schema\n"
            "  --max-column-width=N        truncate table cells to N "
            "characters\n"
-           "  --leader-only, --no-leader-only, --db-change-aware,\n"
-           "  --no-db-change-aware        accepted; one server is used as "
+           "  --db-change-aware           monitor, transact: be told of a "
+           "removed or\n"
+           "                              converted database (monitor's "
+           "default)\n"
+           "  --no-db-change-aware        monitor: be disconnected "
+           "instead\n"
+           "  --leader-only, --no-leader-only\n"
+           "                              accepted; one server is used as "
            "it is\n"
            "  -h, --help                  display this help message\n"
            "  -V, --version               display version information\n");
@@ -199,29 +210,29 @@ parse_options(int argc, char *argv[])
         STREAM_SSL_OPTION_ENUMS,
     };
     static const struct option long_options[] = {
-        {"format", required_argument, NULL, 'f'},
-        {"data", required_argument, NULL, 'd'},
-        {"no-headings", no_argument, NULL, OPT_NO_HEADINGS},
-        {"pretty", no_argument, NULL, OPT_PRETTY},
-        {"bare", no_argument, NULL, OPT_BARE},
-        {"timestamp", no_argument, NULL, OPT_TIMESTAMP},
-        {"max-column-width", required_argument, NULL, OPT_MAX_COLUMN_WIDTH},
-        {"timeout", required_argument, NULL, 't'},
-        {"force", no_argument, NULL, OPT_FORCE},
-        {"no-leader-only", no_argument, NULL, OPT_NO_LEADER_ONLY},
+        { "format", required_argument, NULL, 'f' },
+        { "data", required_argument, NULL, 'd' },
+        { "no-headings", no_argument, NULL, OPT_NO_HEADINGS },
+        { "pretty", no_argument, NULL, OPT_PRETTY },
+        { "bare", no_argument, NULL, OPT_BARE },
+        { "timestamp", no_argument, NULL, OPT_TIMESTAMP },
+        { "max-column-width", required_argument, NULL, OPT_MAX_COLUMN_WIDTH },
+        { "timeout", required_argument, NULL, 't' },
+        { "force", no_argument, NULL, OPT_FORCE },
+        { "no-leader-only", no_argument, NULL, OPT_NO_LEADER_ONLY },
         /* Same effect as the reference's for one standalone or relay
          * server, which is all this client talks to. */
-        {"leader-only", no_argument, NULL, OPT_IGNORED_ARG},
-        {"db-change-aware", no_argument, NULL, OPT_IGNORED_ARG},
-        {"no-db-change-aware", no_argument, NULL, OPT_IGNORED_ARG},
-        {"record", optional_argument, NULL, OPT_UNSUPPORTED},
-        {"replay", optional_argument, NULL, OPT_UNSUPPORTED},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
+        { "leader-only", no_argument, NULL, OPT_IGNORED_ARG },
+        { "db-change-aware", no_argument, &db_change_aware, 1 },
+        { "no-db-change-aware", no_argument, &db_change_aware, 0 },
+        { "record", optional_argument, NULL, OPT_UNSUPPORTED },
+        { "replay", optional_argument, NULL, OPT_UNSUPPORTED },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
         DAEMON_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
         STREAM_SSL_LONG_OPTIONS,
-        {NULL, 0, NULL, 0},
+        { NULL, 0, NULL, 0 },
     };
     int value;
 
@@ -291,6 +302,8 @@ parse_options(int argc, char *argv[])
         DAEMON_OPTION_HANDLERS
         VLOG_OPTION_HANDLERS
         STREAM_SSL_OPTION_HANDLERS
+        case 0: /* A flag getopt set itself. */
+            break;
         case '?':
             exit(1);
         default:
@@ -496,8 +509,18 @@ static void
 do_transact(struct context *ctx)
 {
     json_t *txn = parse_transaction(ctx->argv[0]);
-    json_t *result = client_rpc_call(context_rpc(ctx), "transact", txn,
-                                     "transaction");
+    struct jsonrpc *rpc = context_rpc(ctx);
+    if (db_change_aware == 1) {
+        client_rpc_set_db_change_aware(rpc, true);
+    }
+    /* With --detach, the transaction (a "wait" that may block for long)
+     * runs in the background, its result and errors still going to the
+     * caller's stdout and stderr, as the reference's client does. */
+    if (daemon_get_detach()) {
+        daemonize_start();
+        client_daemonize_complete(true);
+    }
+    json_t *result = client_rpc_call(rpc, "transact", txn, "transaction");
     print_json_line(result);
     json_decref(result);
 }
@@ -709,6 +732,7 @@ run_monitor(struct context *ctx, enum client_monitor_method method)
         .timestamp = timestamp,
         .unixctl = unixctl,
         .exiting = &exiting,
+        .db_change_aware = db_change_aware,
     };
     client_monitor_run(context_rpc(ctx), &options, ctx->argc, ctx->argv);
     unixctl_server_destroy(unixctl);
@@ -890,7 +914,7 @@ run_lock(struct context *ctx, const char *method)
             if (!replied && (msg->type == JSONRPC_REPLY
                              || msg->type == JSONRPC_ERROR)) {
                 replied = true;
-                client_daemonize_complete();
+                client_daemonize_complete(false);
             }
             jsonrpc_msg_destroy(msg);
             continue;

@@ -81,6 +81,25 @@ ovsdb_error_wrap(struct ovsdb_error *error, const char *fmt, ...)
 }
 
 struct ovsdb_error *
+ovsdb_error_append(struct ovsdb_error *error, const char *fmt, ...)
+{
+    if (!error) {
+        return NULL;
+    }
+    va_list args;
+    va_start(args, fmt);
+    char *more = xvasprintf(fmt, args);
+    va_end(args);
+
+    char *details = xasprintf("%s%s", error->details ? error->details : "",
+                              more);
+    free(more);
+    free(error->details);
+    error->details = details;
+    return error;
+}
+
+struct ovsdb_error *
 ovsdb_internal_error(const char *file, int line, const char *fmt, ...)
 {
     va_list args;

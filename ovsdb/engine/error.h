@@ -32,6 +32,7 @@
     TAG(DUP_NAME, "duplicate uuid-name")                                      \
     TAG(SYNTAX, "syntax error")                                               \
     TAG(UNKNOWN_COLUMN, "unknown column")                                     \
+    TAG(UNKNOWN_TABLE, "unknown table")                                       \
     TAG(UNKNOWN_FUNCTION, "unknown function")                                 \
     TAG(UNKNOWN_MUTATOR, "unknown mutator")                                   \
     TAG(UNKNOWN_DATABASE, "unknown database")                                 \
@@ -69,6 +70,12 @@ struct ovsdb_error *ovsdb_syntax_error(const json_t *json,
                                        enum ovsdb_error_tag tag,
                                        const char *fmt, ...)
     PRINTF_FORMAT(3, 4) WARN_UNUSED_RESULT;
+
+/* Appends text formatted from 'fmt' to 'error''s details.  Takes
+ * ownership of 'error' and returns it (NULL stays NULL). */
+struct ovsdb_error *ovsdb_error_append(struct ovsdb_error *error,
+                                       const char *fmt, ...)
+    PRINTF_FORMAT(2, 3) WARN_UNUSED_RESULT;
 
 /* Prefixes 'error''s details with "CONTEXT: " (formatted from 'fmt').
  * Takes ownership of 'error' and returns it (NULL stays NULL). */

@@ -55,6 +55,18 @@ ovsdb_file_read_schema(const char *path, struct ovsdb_schema **schemap)
     return error;
 }
 
+/* Whether a good record follows the one just read from 'log'. */
+static bool
+more_records_follow(struct ovsdb_log *log)
+{
+    json_t *json;
+    struct ovsdb_error *error = ovsdb_log_read(log, &json);
+    ovsdb_error_destroy(error);
+    bool more = json != NULL;
+    json_decref(json);
+    return more;
+}
+
 struct ovsdb_error *
 ovsdb_file_open(const char *path, struct ovsdb **dbp,
                 struct ovsdb_log **logp, struct ovsdb_error **tail_errorp)
@@ -82,6 +94,8 @@ ovsdb_file_open(const char *path, struct ovsdb **dbp,
 
     struct ovsdb *db = ovsdb_create(schema);
     for (;;) {
+        off_t start = ovsdb_log_get_offset(log);
+        unsigned long long n_before = ovsdb_log_get_n_records(log);
         json_t *json;
         error = ovsdb_log_read(log, &json);
         if (error || !json) {
@@ -89,11 +103,22 @@ ovsdb_file_open(const char *path, struct ovsdb **dbp,
         }
         error = ovsdb_record_replay(db, json);
         json_decref(json);
-        if (error) {
-            /* A record that is well-formed but does not apply is not a
-             * torn tail: refuse the file rather than drop data. */
+        if (error && logp && tail_errorp && !more_records_follow(log)) {
+            /* A last record that does not apply is treated like a torn one,
+             * as the reference does: the database is what came before it,
+             * and the next write cuts it off.  Nothing after it is lost. */
+            error = ovsdb_error_append(error,
+                                       " (%s: transaction %llu, at "
+                                       "offset %lld, dropped)",
+                                       path, n_before, (long long) start);
+            ovsdb_log_forget_tail(log, start, n_before,
+                                  ovsdb_error_clone(error));
+            break;
+        } else if (error) {
+            /* A record that does not apply, with good records after it, is
+             * not a torn tail: refuse the file rather than drop data. */
             error = ovsdb_error_wrap(error, "%s: transaction %llu", path,
-                                     ovsdb_log_get_n_records(log) - 1);
+                                     n_before);
             ovsdb_destroy(db);
             ovsdb_log_close(log);
             return error;

@@ -543,12 +543,21 @@ open_resolved(const char *path, const char *name, enum ovsdb_log_mode mode,
 /* A database path may be a symbolic link, even one whose target does not
  * exist yet (Debian's and Red Hat's conf.db layouts): as the reference,
  * the log works on the file the link leads to, so that the lockfile and a
- * compaction's temporary file are beside that file, and the link stays. */
+ * compaction's temporary file are beside that file, and the link stays.
+ * That file's name is made absolute, so that a compaction still finds it
+ * after a daemon changed directory to "/"; messages keep 'name' as the
+ * caller gave it. */
 struct ovsdb_error *
 ovsdb_log_open_kind(const char *name, enum ovsdb_log_mode mode,
                     enum ovsdb_log_kind kind, struct ovsdb_log **logp)
 {
     char *target = dirs_follow_symlinks(name);
+    char cwd[PATH_MAX];
+    if (target[0] != '/' && getcwd(cwd, sizeof cwd)) {
+        char *abs = dirs_abs_file_name(cwd, target);
+        free(target);
+        target = abs;
+    }
     struct ovsdb_error *error = open_resolved(target, name, mode, kind, logp);
     free(target);
     return error;
@@ -881,6 +890,24 @@ static struct ovsdb_error *
 broken_error(const struct ovsdb_log *log)
 {
     return ovsdb_error_clone(log->error);
+}
+
+void
+ovsdb_log_forget_tail(struct ovsdb_log *log, off_t offset,
+                      unsigned long long n_records, struct ovsdb_error *why)
+{
+    if ((log->state != LOG_READ && log->state != LOG_READ_ERROR)
+        || offset > log->offset || n_records > log->n_records) {
+        /* Not a tail of what was read: keep the file as it is. */
+        ovsdb_error_destroy(why);
+        return;
+    }
+    log->offset = offset;
+    log->n_records = n_records;
+    log->state = LOG_READ_ERROR;
+    log->read_failed = false;
+    ovsdb_error_destroy(log->error);
+    log->error = why;
 }
 
 /* Switches a log that was being read to writing, dropping any bad tail. */

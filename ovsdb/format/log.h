@@ -144,6 +144,16 @@ off_t ovsdb_log_get_offset(const struct ovsdb_log *);
 /* Number of records read or written so far. */
 unsigned long long ovsdb_log_get_n_records(const struct ovsdb_log *);
 
+/* For a reader that found, at the end of the file, a record that is
+ * well-formed but that it cannot use: the log forgets every record from
+ * 'offset' on ('offset' and 'n_records' are what ovsdb_log_get_offset() and
+ * ovsdb_log_get_n_records() returned before that record was read) and
+ * behaves as if 'why' (taken) were a bad record there, so that the first
+ * write truncates the file at 'offset'.  Only while reading. */
+void ovsdb_log_forget_tail(struct ovsdb_log *, off_t offset,
+                           unsigned long long n_records,
+                           struct ovsdb_error *why);
+
 /* Atomic replacement.  Creates "<name>.tmp" (removing any stale one) and
  * stores it in '*newp', to be filled with ovsdb_log_write().  Then either
  * ovsdb_log_replace_commit(old, new), which fsyncs the new file, renames it

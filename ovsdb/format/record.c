@@ -299,7 +299,7 @@ ovsdb_record_to_txn(struct ovsdb *db, const json_t *json, bool is_diff,
         struct ovsdb_table *table = ovsdb_get_table(db, table_name);
         struct ovsdb_error *error = NULL;
         if (!table) {
-            error = ovsdb_syntax_error(json, OVSDB_E_SYNTAX,
+            error = ovsdb_syntax_error(json, OVSDB_E_UNKNOWN_TABLE,
                                        "No table named %s.", table_name);
         } else if (!json_is_object(rows)) {
             error = ovsdb_syntax_error(rows, OVSDB_E_SYNTAX,

@@ -294,6 +294,11 @@ ovsdb_monitor_get_since(struct ovsdb_monitor *m, const struct uuid *last_id,
     struct ovsdb_monitor_hub *hub = m->hub;
 
     ovsdb_monitor_hub_start_history(hub);
+    if (uuid_is_zero(last_id)) {
+        /* The all-zero id names no transaction: the client has nothing. */
+        *found = false;
+        return NULL;
+    }
     if (uuid_equals(last_id, &hub->last_txn_id)) {
         *found = true;
         return json_object();

@@ -74,6 +74,12 @@ raft_send_execute_command_reply(struct raft *raft, const struct uuid *to,
                                 enum raft_command_status status,
                                 uint64_t commit_index)
 {
+    /* (The "still under way" replies are not what the tests mean.) */
+    bool final = status != RAFT_CMD_INCOMPLETE;
+    if (final) {
+        raft_failure_test_crash(RAFT_FT_CRASH_BEFORE_SEND_EXEC_REP,
+                                "crash before sending execute_command_reply");
+    }
     union raft_rpc
         rpc = { .execute_command_reply = {
                     .common = { .type = RAFT_RPC_EXECUTE_COMMAND_REPLY,
@@ -83,6 +89,10 @@ raft_send_execute_command_reply(struct raft *raft, const struct uuid *to,
                     .commit_index = commit_index,
                 } };
     raft_send_rpc(raft, &rpc);
+    if (final) {
+        raft_failure_test_crash(RAFT_FT_CRASH_AFTER_SEND_EXEC_REP,
+                                "crash after sending execute_command_reply.");
+    }
 }
 
 /* Ends listed command number 'i' with 'status'. */
@@ -210,7 +220,13 @@ raft_command_execute(struct raft *raft, const char *data, size_t size,
                         .prereq = *prereq,
                         .result = *eid,
                     } };
+        raft_failure_test_crash(RAFT_FT_CRASH_BEFORE_SEND_EXEC_REQ,
+                                "crash before sending "
+                                "execute_command_request");
         raft_send_rpc(raft, &rpc);
+        raft_failure_test_crash(RAFT_FT_CRASH_AFTER_SEND_EXEC_REQ,
+                                "crash after sending "
+                                "execute_command_request");
         json_decref(json);
         struct raft_command *cmd = command_create(RAFT_CMD_INCOMPLETE, eid);
         cmd->timestamp = time_msec();

@@ -32,6 +32,31 @@
 struct ds;
 struct ovsdb_error;
 
+/* The fault raft_set_failure_test() engaged (see raft.h): each is checked
+ * where its message is sent or received. */
+enum raft_failure_test {
+    RAFT_FT_NONE,
+    RAFT_FT_CRASH_BEFORE_SEND_APPEND_REQ, /* Leader, a new entry. */
+    RAFT_FT_CRASH_AFTER_SEND_APPEND_REQ,
+    RAFT_FT_CRASH_BEFORE_SEND_EXEC_REP, /* Leader, a forwarded command's
+                                            * outcome. */
+    RAFT_FT_CRASH_AFTER_SEND_EXEC_REP,
+    RAFT_FT_CRASH_BEFORE_SEND_EXEC_REQ, /* Follower, forwarding. */
+    RAFT_FT_CRASH_AFTER_SEND_EXEC_REQ,
+    RAFT_FT_CRASH_AFTER_RECV_APPEND_REQ_UPDATE, /* Follower, entries. */
+    RAFT_FT_CRASH_BEFORE_SEND_SNAPSHOT_REP,
+    RAFT_FT_DELAY_ELECTION, /* Election timer twice as long. */
+    RAFT_FT_DONT_SEND_VOTE_REQUEST,
+    RAFT_FT_STOP_RAFT_RPC,       /* Sends and handles no message. */
+    RAFT_FT_TRANSFER_LEADERSHIP, /* Once, at the next raft_run(). */
+    RAFT_FT_TRANSFER_LEADERSHIP_AFTER_SEND_APPEND_REQ,
+};
+extern enum raft_failure_test raft_failure_test;
+extern unsigned int raft_failure_test_seq; /* Changes with each test. */
+
+/* Ends the process as the test 'what' asks, if it is engaged. */
+void raft_failure_test_crash(enum raft_failure_test, const char *what);
+
 enum raft_role {
     RAFT_FOLLOWER,
     RAFT_CANDIDATE,
@@ -90,6 +115,8 @@ struct raft {
 
     enum raft_role role;
     struct uuid leader; /* Zero if unknown. */
+    unsigned int failure_test_seq; /* raft_failure_test_seq when this
+                                    * member last saw a test engaged. */
     bool joining, leaving, left, failed;
     bool had_leader; /* A leader was known since the last
                                  * election started. */

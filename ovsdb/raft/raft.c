@@ -81,12 +81,75 @@ random_msec(unsigned int range)
     return u.parts[0] % range;
 }
 
+/* Failure tests. */
+
+enum raft_failure_test raft_failure_test = RAFT_FT_NONE;
+unsigned int raft_failure_test_seq;
+
+void
+raft_failure_test_crash(enum raft_failure_test test, const char *what)
+{
+    if (raft_failure_test == test) {
+        /* A crash as the tests expect it: the process ends at once, its
+         * pidfile removed, with nothing more sent. */
+        ovs_fatal(0, "Raft test: %s", what);
+    }
+}
+
+bool
+raft_set_failure_test(const char *scenario, const char **replyp)
+{
+    static const struct {
+        const char *name;
+        enum raft_failure_test test;
+    } scenarios[] = {
+        { "crash-before-sending-append-request",
+          RAFT_FT_CRASH_BEFORE_SEND_APPEND_REQ },
+        { "crash-after-sending-append-request",
+          RAFT_FT_CRASH_AFTER_SEND_APPEND_REQ },
+        { "crash-before-sending-execute-command-reply",
+          RAFT_FT_CRASH_BEFORE_SEND_EXEC_REP },
+        { "crash-after-sending-execute-command-reply",
+          RAFT_FT_CRASH_AFTER_SEND_EXEC_REP },
+        { "crash-before-sending-execute-command-request",
+          RAFT_FT_CRASH_BEFORE_SEND_EXEC_REQ },
+        { "crash-after-sending-execute-command-request",
+          RAFT_FT_CRASH_AFTER_SEND_EXEC_REQ },
+        { "crash-after-receiving-append-request-update",
+          RAFT_FT_CRASH_AFTER_RECV_APPEND_REQ_UPDATE },
+        { "crash-before-sending-install-snapshot-reply",
+          RAFT_FT_CRASH_BEFORE_SEND_SNAPSHOT_REP },
+        { "delay-election", RAFT_FT_DELAY_ELECTION },
+        { "dont-send-vote-request", RAFT_FT_DONT_SEND_VOTE_REQUEST },
+        { "stop-raft-rpc", RAFT_FT_STOP_RAFT_RPC },
+        { "transfer-leadership-after-sending-append-request",
+          RAFT_FT_TRANSFER_LEADERSHIP_AFTER_SEND_APPEND_REQ },
+        { "transfer-leadership", RAFT_FT_TRANSFER_LEADERSHIP },
+        { "clear", RAFT_FT_NONE },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(scenarios); i++) {
+        if (!strcmp(scenario, scenarios[i].name)) {
+            raft_failure_test = scenarios[i].test;
+            raft_failure_test_seq++;
+            *replyp = (raft_failure_test == RAFT_FT_NONE ? "test dismissed"
+                                                         : "test engaged");
+            return true;
+        }
+    }
+    *replyp = "unknown test scenario";
+    return false;
+}
+
 void
 raft_reset_election_timer(struct raft *raft)
 {
     raft->election_base = time_msec();
     raft->election_timeout = (raft->election_base + raft->election_timer
                               + random_msec(ELECTION_RANGE_MSEC));
+    if (raft_failure_test == RAFT_FT_DELAY_ELECTION) {
+        /* So that this server does not win the next election. */
+        raft->election_timeout += raft->election_timer;
+    }
 }
 
 static void
@@ -229,7 +292,8 @@ is_deferred_to(const struct raft *raft, const struct uuid *to)
 void
 raft_send_rpc(struct raft *raft, union raft_rpc *rpc)
 {
-    if (!raft->conns || raft_is_self(raft, &rpc->common.to)) {
+    if (!raft->conns || raft_is_self(raft, &rpc->common.to)
+        || raft_failure_test == RAFT_FT_STOP_RAFT_RPC) {
         return;
     }
     if (needs_sync(raft, rpc) || is_deferred_to(raft, &rpc->common.to)) {
@@ -394,6 +458,8 @@ flush_appends(struct raft *raft)
     if (raft->role != RAFT_LEADER || raft->flushed_end >= log_end) {
         return;
     }
+    raft_failure_test_crash(RAFT_FT_CRASH_BEFORE_SEND_APPEND_REQ,
+                            "crash before sending append_request.");
     for (size_t i = 0; i < raft->servers.n; i++) {
         struct server *s = raft->servers.s[i];
         if (!raft_is_self(raft, &s->sid)
@@ -409,6 +475,12 @@ flush_appends(struct raft *raft)
      * this server's fsync runs. */
     if (raft->conns) {
         raft_conns_run(raft->conns);
+    }
+    raft_failure_test_crash(RAFT_FT_CRASH_AFTER_SEND_APPEND_REQ,
+                            "crash after sending append_request.");
+    if (raft_failure_test
+        == RAFT_FT_TRANSFER_LEADERSHIP_AFTER_SEND_APPEND_REQ) {
+        raft_failure_test = RAFT_FT_TRANSFER_LEADERSHIP;
     }
 }
 
@@ -607,7 +679,9 @@ start_election(struct raft *raft, bool leadership_transfer)
                                        cf, cf->log_end - 1),
                                    .leadership_transfer = leadership_transfer,
                                } };
-        raft_send_rpc(raft, &rpc);
+        if (raft_failure_test != RAFT_FT_DONT_SEND_VOTE_REQUEST) {
+            raft_send_rpc(raft, &rpc);
+        }
     }
     accept_vote(raft, me, raft_self(raft));
 }
@@ -876,6 +950,11 @@ handle_append_request(struct raft *raft, const struct raft_append_request *rq)
         return;
     }
     raft_reset_election_timer(raft);
+    if (rq->n_entries) {
+        raft_failure_test_crash(RAFT_FT_CRASH_AFTER_RECV_APPEND_REQ_UPDATE,
+                                "crash after receiving append_request with "
+                                "update.");
+    }
 
     uint64_t first = rq->prev_log_index + 1;
     uint64_t last = rq->prev_log_index + rq->n_entries;
@@ -1028,6 +1107,8 @@ static void
 handle_install_snapshot_request(struct raft *raft,
                                 const struct raft_install_snapshot_request *rq)
 {
+    raft_failure_test_crash(RAFT_FT_CRASH_BEFORE_SEND_SNAPSHOT_REP,
+                            "crash before sending install_snapshot_reply");
     struct cluster_file *cf = raft->cf;
     raft_reset_election_timer(raft);
     uint64_t new_start = rq->last_index + 1;
@@ -1431,9 +1512,27 @@ raft_run(struct raft *raft)
     if (raft->left || raft->failed) {
         return;
     }
-    raft_conns_run(raft->conns);
+    if (raft->failure_test_seq != raft_failure_test_seq) {
+        raft->failure_test_seq = raft_failure_test_seq;
+        if (raft_failure_test == RAFT_FT_DELAY_ELECTION
+            && raft->role == RAFT_FOLLOWER) {
+            raft_reset_election_timer(raft); /* Delayed from now on. */
+        }
+    }
+    if (raft_failure_test == RAFT_FT_TRANSFER_LEADERSHIP) {
+        raft_failure_test = RAFT_FT_NONE;
+        if (raft->role == RAFT_LEADER) {
+            VLOG_INFO("Transferring leadership, as a failure test asks.");
+            raft_transfer_leadership(raft, "a failure test asks");
+        }
+    }
+    bool stopped = raft_failure_test == RAFT_FT_STOP_RAFT_RPC;
+    if (!stopped) {
+        raft_conns_run(raft->conns);
+    }
     union raft_rpc rpc;
-    for (int i = 0; i < MAX_RECV_PER_RUN && raft_conns_recv(raft->conns, &rpc);
+    for (int i = 0; !stopped && i < MAX_RECV_PER_RUN
+                    && raft_conns_recv(raft->conns, &rpc);
          i++) {
         handle_rpc(raft, &rpc);
         raft_rpc_uninit(&rpc);

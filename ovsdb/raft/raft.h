@@ -166,6 +166,16 @@ bool raft_leave(struct raft *, char **replyp);
 bool raft_kick(struct raft *, const char *id, char **replyp);
 bool raft_change_election_timer(struct raft *, const char *ms, char **replyp);
 
+/* cluster/failure-test SCENARIO: engages one of the faults that Open
+ * vSwitch's cluster tests inject at fixed points of the protocol (a crash,
+ * as ovs_fatal(), just before or after a given message is sent or
+ * received; a slower election timer; no vote requests; no Raft traffic at
+ * all; a leadership transfer), or "clear" to end it.  Process-wide, as
+ * the reference's: it applies to every clustered database of the server.
+ * Returns false for an unknown scenario; stores the reply text (static) in
+ * '*replyp' either way. */
+bool raft_set_failure_test(const char *scenario, const char **replyp);
+
 /* Appends the "cluster/status" report, in the reference's layout. */
 void raft_put_status(const struct raft *, struct ds *out);
 

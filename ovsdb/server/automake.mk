@@ -11,6 +11,7 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/server/updates.c ovsdb/server/updates.h \
 	ovsdb/server/relay.c ovsdb/server/relay.h \
 	ovsdb/server/replication.c ovsdb/server/replication.h \
+	ovsdb/server/restart-config.c ovsdb/server/restart-config.h \
 	ovsdb/server/remotes.c ovsdb/server/remotes.h
 
 # The server is a daemon (sbin); its program is built as ovsdb/ovsdb-server

@@ -118,6 +118,18 @@ change_election_timer_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
     }
 }
 
+static void
+failure_test_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                const char *argv[], void *dbs OVS_UNUSED)
+{
+    const char *reply;
+    if (raft_set_failure_test(argv[1], &reply)) {
+        unixctl_command_reply(conn, reply);
+    } else {
+        unixctl_command_reply_error(conn, reply);
+    }
+}
+
 void
 cluster_ctl_register(struct ovsdb_databases *dbs)
 {
@@ -128,4 +140,6 @@ cluster_ctl_register(struct ovsdb_databases *dbs)
     unixctl_command_register("cluster/kick", "DB SERVER", 2, 2, kick_cb, dbs);
     unixctl_command_register("cluster/change-election-timer", "DB TIME", 2, 2,
                              change_election_timer_cb, dbs);
+    unixctl_command_register("cluster/failure-test", "FAILURE SCENARIO", 1, 1,
+                             failure_test_cb, dbs);
 }

@@ -340,6 +340,7 @@ ovsdb_databases_add(struct ovsdb_databases *set, const char *file,
         serve_new_db(sdb, new_db);
     }
     db = sdb->db;
+    set->observer.dbs_changed(set->observer.aux, "adding", name);
     ovsdb_sysdb_add(set->sysdb->db, name, ovsdb_get_schema(db));
     if (ovsdb_storage_get_raft(storage)) {
         sync_cluster_status(sdb, true);
@@ -391,6 +392,7 @@ ovsdb_databases_remove(struct ovsdb_databases *set, const char *name)
     if (!sdb || sdb == set->sysdb) {
         return ovsdb_error(OVSDB_E_SYNTAX, "no database by that name");
     }
+    set->observer.dbs_changed(set->observer.aux, "removing", name);
 
     for (size_t i = 0; i < set->n_dbs; i++) {
         if (set->dbs[i] == sdb) {
@@ -470,6 +472,11 @@ static void
 serve_new_db(struct ovsdb_served_db *sdb, struct ovsdb *db)
 {
     struct ovsdb_databases *set = sdb->set;
+    if (strcmp(ovsdb_get_schema(sdb->db)->version,
+               ovsdb_get_schema(db)->version)) {
+        set->observer.dbs_changed(set->observer.aux, "changing the schema of",
+                                  sdb->name);
+    }
     set->observer.db_removed(set->observer.aux, sdb);
     detach_db(sdb);
     attach_db(sdb, db);

@@ -53,6 +53,10 @@ struct ovsdb_databases_observer {
     /* 'sdb''s database is going away (removed, or replaced by a converted
      * one): whatever refers to its monitors or rows must let go now. */
     void (*db_removed)(void *aux, struct ovsdb_served_db *sdb);
+    /* Database 'name' is being added, removed, or given a schema of
+     * another version; 'why' ("adding", "removing", "changing the schema
+     * of") is for the log. */
+    void (*dbs_changed)(void *aux, const char *why, const char *name);
     void *aux;
 };
 

@@ -27,6 +27,7 @@
 #include "ovsdb/server/relay.h"
 #include "ovsdb/server/remotes.h"
 #include "ovsdb/server/replication.h"
+#include "ovsdb/server/restart-config.h"
 #include "ovsdb/engine/schema.h"
 #include "ovsdb/server/server.h"
 #include "lib/version.h"
@@ -49,6 +50,7 @@ struct options {
 struct ctl_state {
     struct ovsdb_server *srv;
     struct ovsdb_databases *dbs; /* srv's. */
+    struct restart_config *restart;
     bool exiting;
     struct unixctl_conn **compacts;     /* Waiting for compaction. */
     size_t n_compacts;
@@ -314,6 +316,7 @@ add_remote_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
         return;
     }
     if (ovsdb_server_add_remote(ctl->srv, argv[1])) {
+        restart_config_add_remote(ctl->restart, argv[1]);
         unixctl_command_reply(conn, NULL);
     } else {
         unixctl_command_reply_error(conn, "remote already exists");
@@ -326,6 +329,7 @@ remove_remote_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
 {
     struct ctl_state *ctl = ctl_;
     if (ovsdb_server_remove_remote(ctl->srv, argv[1])) {
+        restart_config_remove_remote(ctl->restart, argv[1]);
         unixctl_command_reply(conn, NULL);
     } else {
         unixctl_command_reply_error(conn, "no such remote");
@@ -365,10 +369,13 @@ add_db_cb(struct unixctl_conn *conn, int argc OVS_UNUSED, const char *argv[],
           void *ctl_)
 {
     struct ctl_state *ctl = ctl_;
-    struct ovsdb_error *error = ovsdb_databases_add(ctl->dbs, argv[1], NULL);
+    char *name;
+    struct ovsdb_error *error = ovsdb_databases_add(ctl->dbs, argv[1], &name);
     if (error) {
         reply_ovsdb_error(conn, error);
     } else {
+        restart_config_add_db(ctl->restart, argv[1], name);
+        free(name);
         unixctl_command_reply(conn, NULL);
     }
 }
@@ -388,6 +395,7 @@ remove_db_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
         ovsdb_error_destroy(error);
         unixctl_command_reply_error(conn, "Failed to find the database.");
     } else {
+        restart_config_remove_db(ctl->restart, argv[1]);
         unixctl_command_reply(conn, NULL);
     }
 }
@@ -416,6 +424,12 @@ compact_cb(struct unixctl_conn *conn, int argc, const char *argv[],
     struct ctl_state *ctl = ctl_;
     struct ovsdb_error *error = NULL;
     for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '_') {
+            /* "_Server" lives in memory only; the reference words it so. */
+            unixctl_command_reply_error(conn,
+                                        "cannot compact built-in databases");
+            return;
+        }
         if (!ovsdb_databases_find(ctl->dbs, argv[i])) {
             unixctl_command_reply_error(conn, "no database by that name");
             return;
@@ -511,23 +525,38 @@ main(int argc, char *argv[])
         n_files = 1;
     }
 
+    struct restart_config *restart = restart_config_create(files, n_files,
+                                                           opts.remotes,
+                                                           opts.n_remotes);
     daemonize_start();
     allocator_init();               /* In the process that serves. */
+    restart_config_load(restart);   /* A restarted server's differs. */
 
-    struct ctl_state ctl = { .srv = ovsdb_server_create() };
+    struct ctl_state ctl = { .srv = ovsdb_server_create(),
+                             .restart = restart };
     ctl.dbs = ovsdb_server_get_databases(ctl.srv);
+    n_files = restart_config_n_dbs(restart);
     struct ovsdb_relay **relays = xcalloc(n_files, sizeof *relays);
     size_t n_relays = 0;
     for (int i = 0; i < n_files; i++) {
+        const char *file = restart_config_db(restart, i);
         struct ovsdb_error *error;
-        if (ovsdb_relay_is_spec(files[i])) {
-            error = ovsdb_relay_create(ctl.dbs, files[i], &relays[n_relays]);
+        if (ovsdb_relay_is_spec(file)) {
+            error = ovsdb_relay_create(ctl.dbs, file, &relays[n_relays]);
+            if (!error) {
+                restart_config_set_db_name(restart, i,
+                                           ovsdb_relay_get_db_name(
+                                               relays[n_relays]));
+            }
             n_relays += !error;
         } else {
-            error = ovsdb_databases_add(ctl.dbs, files[i], NULL);
+            char *name;
+            error = ovsdb_databases_add(ctl.dbs, file, &name);
             if (error) {
-                ovs_fatal(0, "%s", explain_db_error(files[i], error));
+                ovs_fatal(0, "%s", explain_db_error(file, error));
             }
+            restart_config_set_db_name(restart, i, name);
+            free(name);
         }
         if (error) {
             char *s = ovsdb_error_to_string_free(error);
@@ -550,13 +579,14 @@ main(int argc, char *argv[])
             ovsdb_replication_connect(repl);
         }
     }
-    for (size_t i = 0; i < opts.n_remotes; i++) {
+    for (size_t i = 0; i < restart_config_n_remotes(restart); i++) {
         /* As the reference, such a remote is fatal at startup. */
-        char *msg = check_db_remote(ctl.dbs, opts.remotes[i]);
+        const char *remote = restart_config_remote(restart, i);
+        char *msg = check_db_remote(ctl.dbs, remote);
         if (msg) {
             ovs_fatal(0, "%s", msg);
         }
-        ovsdb_server_add_remote(ctl.srv, opts.remotes[i]);
+        ovsdb_server_add_remote(ctl.srv, remote);
     }
 
     struct unixctl_server *unixctl;
@@ -581,8 +611,12 @@ main(int argc, char *argv[])
     }
 
     daemonize_complete();
-    VLOG_INFO("%s (ovsdb) %s, allocator %s", program_name(), PACKAGE_VERSION,
-              allocator_name());
+    if (!opts.run_command) {
+        /* Not with --run, as the reference: its callers use the server as
+         * a command and compare its output. */
+        VLOG_INFO("%s (ovsdb) %s, allocator %s", program_name(),
+                  PACKAGE_VERSION, allocator_name());
+    }
 
     while (!ctl.exiting) {
         unixctl_server_run(unixctl);
@@ -628,6 +662,7 @@ main(int argc, char *argv[])
         ovsdb_relay_destroy(relays[i]);
     }
     free(relays);
+    restart_config_destroy(restart);
     free(ctl.compacts);
     free(opts.remotes);
     free(default_db);

@@ -23,6 +23,7 @@
 #include "ovsdb/engine/schema.h"
 #include "ovsdb/engine/table.h"
 #include "ovsdb/engine/txn.h"
+#include "ovsdb/monitor/monitor.h"
 #include "ovsdb/server/updates.h"
 
 VLOG_DEFINE_THIS_MODULE(relay);
@@ -30,9 +31,6 @@ VLOG_DEFINE_THIS_MODULE(relay);
 /* With several remotes, how long to wait for one to connect before trying
  * the next (msec). */
 #define REMOTE_SWITCH_INTERVAL 2000
-
-/* The monitor id the relay uses upstream. */
-#define RELAY_MONITOR_ID "ovsdb-relay"
 
 enum relay_state {
     RELAY_DISCONNECTED,         /* Waiting for a connection. */
@@ -72,6 +70,15 @@ struct ovsdb_relay {
 };
 
 static void relay_set_connected(struct ovsdb_relay *, bool connected);
+
+/* The relay's monitor upstream has the id ["monid", DB-NAME], as the
+ * reference's relays do: scripts and tests find the relay's notifications
+ * in its jsonrpc debug log by that id. */
+static json_t *
+relay_monitor_id(const struct ovsdb_relay *relay)
+{
+    return json_pack("[s s]", "monid", relay->db_name);
+}
 
 bool
 ovsdb_relay_is_spec(const char *arg)
@@ -161,6 +168,12 @@ ovsdb_relay_destroy(struct ovsdb_relay *relay)
     free(relay->remotes);
     free(relay->db_name);
     free(relay);
+}
+
+const char *
+ovsdb_relay_get_db_name(const struct ovsdb_relay *relay)
+{
+    return relay->db_name;
 }
 
 bool
@@ -263,17 +276,30 @@ complete_txn(struct ovsdb_relay *relay, size_t i, json_t *reply,
 /* Applying upstream changes. */
 
 
-/* Applies 'updates' (borrowed) to the copy as one committed transaction.
- * On error, logs it and resynchronizes from scratch. */
+/* Applies 'updates' (borrowed) to the copy as one committed transaction
+ * whose id is upstream's 'txn_id', so that the relay's clients see the
+ * same transaction ids as the source's and can resume with
+ * monitor_cond_since on either (an all-zero id, from a source that keeps
+ * no history, leaves the relay's own ids).  On error, logs it and
+ * resynchronizes from scratch. */
 static void
-apply_updates(struct ovsdb_relay *relay, const json_t *updates, bool full)
+apply_updates(struct ovsdb_relay *relay, const json_t *updates, bool full,
+              const struct uuid *txn_id)
 {
     struct ovsdb *db = ovsdb_served_db_get_ovsdb(relay->sdb);
     struct ovsdb_txn *txn;
     struct ovsdb_error *error = ovsdb_updates_to_txn(db, updates, full,
                                                            NULL, &txn);
     if (txn) {
+        if (!uuid_is_zero(txn_id)) {
+            ovsdb_txn_set_id(txn, txn_id);
+        }
         ovsdb_txn_commit_finish(txn);
+    } else if (!error) {
+        /* Nothing changed here (a resumed monitor, or a full copy equal
+         * to ours): our state is upstream's state at 'txn_id'. */
+        ovsdb_monitor_hub_set_last_txn_id(ovsdb_served_db_get_hub(relay->sdb),
+                                          txn_id);
     }
     if (error) {
         char *s = ovsdb_error_to_string_free(error);
@@ -321,8 +347,8 @@ request_monitor(struct ovsdb_relay *relay)
     uuid_zero(&zero);
     uuid_to_string(relay->have_last_id ? &relay->last_id : &zero, last_s);
     send_request(relay, "monitor_cond_since",
-                 json_pack("[s s o s]", relay->db_name, RELAY_MONITOR_ID,
-                           requests, last_s));
+                 json_pack("[s o o s]", relay->db_name,
+                           relay_monitor_id(relay), requests, last_s));
     relay->state = RELAY_MONITOR_REQUESTED;
 }
 
@@ -383,7 +409,8 @@ handle_monitor_reply(struct ovsdb_relay *relay, const json_t *result)
         jsonrpc_session_force_reconnect(relay->js);
         return;
     }
-    apply_updates(relay, json_array_get(result, 2), !json_is_true(found));
+    apply_updates(relay, json_array_get(result, 2), !json_is_true(found),
+                  &relay->last_id);
     if (!relay->have_last_id) {
         return;                 /* Failed: resynchronizing. */
     }
@@ -399,17 +426,20 @@ handle_monitor_reply(struct ovsdb_relay *relay, const json_t *result)
 static void
 handle_update3(struct ovsdb_relay *relay, const json_t *params)
 {
-    if (relay->state != RELAY_ACTIVE || json_array_size(params) != 3
-        || !json_is_string(json_array_get(params, 0))
-        || strcmp(json_string_value(json_array_get(params, 0)),
-                  RELAY_MONITOR_ID)) {
+    if (relay->state != RELAY_ACTIVE || json_array_size(params) != 3) {
+        return;
+    }
+    json_t *monitor_id = relay_monitor_id(relay);
+    bool ours = json_equal(json_array_get(params, 0), monitor_id);
+    json_decref(monitor_id);
+    if (!ours) {
         return;
     }
     struct uuid prev = relay->last_id;
     if (!set_last_id(relay, json_array_get(params, 1))) {
         return;
     }
-    apply_updates(relay, json_array_get(params, 2), false);
+    apply_updates(relay, json_array_get(params, 2), false, &relay->last_id);
     if (!relay->have_last_id) {
         relay->last_id = prev;
     }

@@ -60,6 +60,9 @@ void ovsdb_relay_destroy(struct ovsdb_relay *);     /* NULL is fine. */
 void ovsdb_relay_run(struct ovsdb_relay *);
 void ovsdb_relay_wait(struct ovsdb_relay *);
 
+/* The name of the database relayed; borrowed (valid until destroyed). */
+const char *ovsdb_relay_get_db_name(const struct ovsdb_relay *);
+
 /* True while the relay's copy is in sync with a connected upstream. */
 bool ovsdb_relay_is_connected(const struct ovsdb_relay *);
 

@@ -1,17 +1,20 @@
 /* ovsdb/server/replication.h: active-backup replication (ovsdb-server
  * --sync-from, --active and the *-active-ovsdb-server control commands).
  *
- * A backup server connects to the active server and, for every database
- * it serves from a file that the active server also has, monitors every
- * table except the excluded ones with "monitor_cond".  The initial
+ * A backup server connects to the active server, checks that it is not
+ * itself (get_server_id), and, for every database it serves from a file
+ * that the active server also has (list_dbs), compares the schemas
+ * (get_schema): a database whose active schema has a table or column the
+ * local one lacks or types differently is not replicated, as with the
+ * reference, and with nothing left to replicate the server becomes active.
+ * It then monitors every table and column of the active schema except the
+ * excluded tables with "monitor_cond".  The initial
  * contents replace the local ones (rows the active server lacks are
  * deleted) and each later update2 is written to the local file and
  * committed as one transaction, so the backup's own clients, monitors and
  * file follow.  While a backup, the server is read-only for clients.
  * Promoting it (disconnect-active-ovsdb-server) stops replicating and makes
- * it writable, with every replicated transaction kept.  The schemas are
- * not compared: a table or column the active server lacks makes its
- * monitor request fail, which is logged.
+ * it writable, with every replicated transaction kept.
  *
  *     repl = ovsdb_replication_create(dbs);
  *     ovsdb_replication_set_active(repl, "unix:/run/active.sock");

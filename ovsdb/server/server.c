@@ -95,6 +95,15 @@ db_removed_cb(void *srv_, struct ovsdb_served_db *sdb)
     }
 }
 
+static void
+dbs_changed_cb(void *srv_, const char *why, const char *name)
+{
+    struct ovsdb_server *srv = srv_;
+    for (size_t i = 0; i < srv->n_sessions; i++) {
+        ovsdb_session_dbs_changed(srv->sessions[i].session, why, name);
+    }
+}
+
 static int
 env_int(const char *name, int dflt)
 {
@@ -110,6 +119,7 @@ ovsdb_server_create(void)
     struct ovsdb_databases_observer observer = {
         .batch_done = batch_done_cb,
         .db_removed = db_removed_cb,
+        .dbs_changed = dbs_changed_cb,
         .aux = srv,
     };
     srv->dbs = ovsdb_databases_create(&observer);

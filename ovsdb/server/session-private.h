@@ -78,6 +78,9 @@ struct ovsdb_session {
     bool monitor_cond_disabled; /* Only RFC "monitor" is known. */
     char *role;     /* RBAC role, or NULL. */
     bool dropped;   /* Closed by the server (backlog, ...). */
+    bool closing;   /* To be closed once the replies already decided have
+                     * left (disconnect_unaware()); reads no more. */
+    long long closing_deadline; /* Closed then at the latest. */
     bool deferred;  /* Requests left for the next pass. */
     struct jsonrpc_msg *deferred_msg; /* Received, costly, not handled,
                                          * or waiting for 'barrier'. */

@@ -81,6 +81,11 @@ static bool pass_skipping;      /* Before 'pass_resume' in this pass. */
 
 #define MERGE_BACKLOG (64 * 1024)
 
+/* How long a session being disconnected (disconnect_unaware()) may take to
+ * send the replies it owes: a client that does not read them is closed
+ * anyway. */
+#define CLOSING_MSEC 5000
+
 /* "transact" requests of at least this many bytes have their operations
  * parsed one at a time as they run: the parsed tree of a request takes
  * about 9 times its text, and below this that is too little to matter. */
@@ -292,6 +297,9 @@ note_queued(struct ovsdb_session *s, size_t before)
 static void
 send_iov(struct ovsdb_session *s, const struct iovec *iov, size_t n)
 {
+    if (s->dropped) {
+        return; /* Closing: the client must see no more. */
+    }
     size_t before = jsonrpc_session_get_backlog(s->js);
     jsonrpc_session_send_raw(s->js, iov, n);
     note_queued(s, before);
@@ -415,9 +423,11 @@ send_shared_reply(struct ovsdb_session *s, const json_t *id,
     }
     struct iovec head_iov = { head.string, head.length };
     struct iovec tail_iov = { tail.string, tail.length };
-    size_t backlog = jsonrpc_session_get_backlog(s->js);
-    jsonrpc_session_send_shared(s->js, &head_iov, 1, shared, &tail_iov, 1);
-    note_queued(s, backlog);
+    if (!s->dropped) {
+        size_t backlog = jsonrpc_session_get_backlog(s->js);
+        jsonrpc_session_send_shared(s->js, &head_iov, 1, shared, &tail_iov, 1);
+        note_queued(s, backlog);
+    }
     ds_destroy(&head);
     ds_destroy(&tail);
 }
@@ -1252,6 +1262,13 @@ ovsdb_session_run(struct ovsdb_session *s)
     if (!ovsdb_session_is_alive(s)) {
         return;
     }
+    if (s->closing) {
+        if ((!s->n_held && !jsonrpc_session_get_backlog(s->js))
+            || time_msec() >= s->closing_deadline) {
+            s->dropped = true;
+        }
+        return;
+    }
 
     flush_pending_if_drained(s);
     session_run_waiting_txns(s);
@@ -1345,6 +1362,14 @@ ovsdb_session_wait(struct ovsdb_session *s)
         poll_immediate_wake();
         return;
     }
+    if (s->closing) {
+        if (!s->n_held && !jsonrpc_session_get_backlog(s->js)) {
+            poll_immediate_wake();
+        } else {
+            poll_timer_wait_until(s->closing_deadline);
+        }
+        return;
+    }
     if (jsonrpc_session_get_backlog(s->js) < backlog_pause) {
         if (!s->barrier || !ovsdb_served_db_has_pending(s->barrier)) {
             /* (Behind a read barrier, input waits unread: waking for it
@@ -1366,30 +1391,64 @@ ovsdb_session_wait(struct ovsdb_session *s)
     }
 }
 
+/* A client that did not ask to be told of database changes learns of
+ * them by being disconnected, whatever it was using, as with the
+ * reference: it reconnects and reads the set of databases afresh.  It
+ * still gets the replies already decided (the reply to its own "convert",
+ * say), within a bound. */
+static void
+disconnect_unaware(struct ovsdb_session *s, const char *why, const char *db)
+{
+    if (!s->db_change_aware && !s->dropped && !s->closing) {
+        VLOG_INFO("%s: disconnecting (%s %s database)",
+                  ovsdb_session_get_name(s), why, db);
+        s->closing = true;
+        s->closing_deadline = time_msec() + CLOSING_MSEC;
+    }
+}
+
+void
+ovsdb_session_dbs_changed(struct ovsdb_session *s, const char *why,
+                          const char *name)
+{
+    disconnect_unaware(s, why, name);
+}
+
 void
 ovsdb_session_db_removed(struct ovsdb_session *s, struct ovsdb_served_db *sdb)
 {
+    bool uses_sdb = false;
+    for (size_t i = 0; i < s->n_waiting; i++) {
+        uses_sdb = uses_sdb || s->waiting[i]->sdb == sdb;
+    }
+    struct session_monitor *sm, *next;
+    HMAP_FOR_EACH (sm, node, &s->monitors) {
+        uses_sdb = uses_sdb || sm->sdb == sdb;
+    }
+    if (uses_sdb) {
+        disconnect_unaware(s, "replacing", ovsdb_served_db_get_name(sdb));
+    }
+
     if (s->barrier == sdb) {
         /* The request itself will find the database gone, or new. */
         release_barrier(s);
     }
     for (size_t i = 0; i < s->n_waiting;) {
         if (s->waiting[i]->sdb == sdb) {
-            session_send_error(s, s->waiting[i]->id, json_string("canceled"));
+            if (!s->dropped && !s->closing) {
+                session_send_error(s, s->waiting[i]->id,
+                                   json_string("canceled"));
+            }
             session_remove_waiting_txn(s, i);
         } else {
             i++;
         }
     }
 
-    struct session_monitor *sm, *next;
     HMAP_FOR_EACH_SAFE (sm, next, node, &s->monitors) {
         if (sm->sdb == sdb) {
-            if (s->db_change_aware) {
-                send_notify(s, "monitor_canceled",
-                            json_pack("[O]", sm->id));
-            } else {
-                s->dropped = true;
+            if (!s->dropped && !s->closing) {
+                send_notify(s, "monitor_canceled", json_pack("[O]", sm->id));
             }
             monitor_destroy(s, sm);
         }

@@ -51,9 +51,19 @@ void ovsdb_session_batch_done(struct ovsdb_session *,
                               struct ovsdb_served_db *sdb, uint64_t ticket,
                               const struct ovsdb_error *error);
 
-/* Tells the session that 'sdb' is going away: its monitors and waiting
- * transactions on it end ("monitor_canceled" to db-change-aware clients;
- * others are disconnected). */
+/* Tells the session that the set of databases changed: database 'name' is
+ * being added, removed or given a new schema ('why' says which, for the
+ * log: "adding", "removing", "converting").  A client that did not send
+ * "set_db_change_aware" is disconnected, as by the reference: it learns
+ * of the change by reconnecting. */
+void ovsdb_session_dbs_changed(struct ovsdb_session *, const char *why,
+                               const char *name);
+
+/* Tells the session that 'sdb''s database is going away (removed, or
+ * replaced: converted, or a snapshot installed).  The session's monitors
+ * and waiting transactions on it end: "monitor_canceled" and "canceled"
+ * to a db-change-aware client; any other client using it is
+ * disconnected. */
 void ovsdb_session_db_removed(struct ovsdb_session *,
                               struct ovsdb_served_db *sdb);
 

@@ -228,7 +228,9 @@ ovsdb_storage_open(const char *path, struct ovsdb_storage **storagep,
 }
 
 /* Does the work of ovsdb_storage_open(): 'path' is the file's absolute
- * name, 'name' the name to use in messages. */
+ * name, 'name' the name the caller gave.  A standalone file is opened by
+ * 'name' (the log makes its own path absolute and names the file in its
+ * messages as given, as the reference does); a clustered one by 'path'. */
 static struct ovsdb_error *
 open__(const char *path, const char *name, struct ovsdb_storage **storagep,
        struct ovsdb **dbp)
@@ -242,8 +244,8 @@ open__(const char *path, const char *name, struct ovsdb_storage **storagep,
     struct ovsdb_error *error = read_kind(path, &kind);
     if (!error) {
         error = (kind == OVSDB_LOG_CLUSTERED
-                 ? open_clustered(path, &raft, dbp)
-                 : ovsdb_file_open(path, dbp, &log, &tail_error));
+                     ? open_clustered(path, &raft, dbp)
+                     : ovsdb_file_open(name, dbp, &log, &tail_error));
     }
     if (error) {
         return error;

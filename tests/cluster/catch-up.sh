@@ -79,6 +79,10 @@ start_member s2 "$OUR_SERVER"
 cat > probe.py <<'PY'
 import os, sys, time, rpc
 c = rpc.Client("unix:" + sys.argv[1], timeout=120)
+# Change-aware, as a client that stays connected must be: the server drops
+# unaware clients when the joining database gets its schema.
+if c.call("set_db_change_aware", [True]).get("error") is not None:
+    raise SystemExit("probe: set_db_change_aware failed")
 worst, n, last = 0.0, 0, time.monotonic()
 while not os.path.exists("stop"):
     if n % 2:

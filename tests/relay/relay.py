@@ -4,6 +4,7 @@
     python3 relay.py catchup UPSTREAM RELAY PROXY_SOCK
     python3 relay.py load UPSTREAM RELAY PROXY_SOCK
     python3 relay.py cluster RELAY MEMBER=PIDFILE...
+    python3 relay.py txnids UPSTREAM RELAY1 RELAY2
 
 UPSTREAM and RELAY are "unix:PATH" remotes serving the Example schema
 (ovsdb/schemas/example.ovsschema).  For "catchup" and "load" the relay's
@@ -12,6 +13,7 @@ to UPSTREAM, and can cut every connection through it, so the relay has to
 reconnect and catch up while the upstream keeps its history.
 For "cluster", each MEMBER is the unix remote of a member of a 3-server
 cluster and PIDFILE holds its pid: the leader is killed mid-load.
+For "txnids", RELAY1 and RELAY2 relay the same UPSTREAM.
 Exits nonzero with a message on the first check that fails.
 """
 import os
@@ -267,6 +269,39 @@ class Proxy:
                 s.close()
 
 
+def txnids(up_remote, relay1_remote, relay2_remote):
+    """Relays pass the upstream's transaction ids through: update3 carries
+    the same id on the upstream and on every relay, so that a client that
+    moves to another relay resumes with monitor_cond_since where it was."""
+    wait_relay_ready(relay1_remote)
+    wait_relay_ready(relay2_remote)
+    up = rpc.Client(up_remote)
+    watchers = [rpc.Client(r) for r in (up_remote, relay1_remote,
+                                         relay2_remote)]
+    starts = [monitor_since(w, "w")[1] for w in watchers]
+    check(len(set(starts)) == 1, "first ids differ: %r" % starts)
+    ok(transact(up, {"op": "insert", "table": "Host",
+                     "row": {"name": "t1"}}), "insert t1")
+    ids = [w.wait_notify("update3", timeout=10)["params"][1]
+           for w in watchers]
+    check(len(set(ids)) == 1, "update3 ids differ: %r" % ids)
+    check(ids[0] != starts[0], "the id did not change: %r" % ids)
+
+    # A client of relay 1 leaves, more happens, it comes back on relay 2.
+    watchers[1].close()
+    ok(transact(up, {"op": "insert", "table": "Host",
+                     "row": {"name": "t2"}}), "insert t2")
+    wait_same(up, rpc.Client(relay2_remote), "t2 to reach relay 2")
+    back = rpc.Client(relay2_remote)
+    found, last, changes = monitor_since(back, "w", ids[0])
+    names = sorted(r["initial"]["name"] if "initial" in r
+                   else r["insert"]["name"]
+                   for r in changes.get("Host", {}).values())
+    check(found, "relay 2 does not know relay 1's id %s" % ids[0])
+    check(names == ["t2"], "resumed with %r, not just t2" % names)
+    print("txnids: ok")
+
+
 def catchup(up_remote, relay_remote, proxy_path):
     proxy = Proxy(proxy_path, up_remote[5:])
     relay = wait_relay_ready(relay_remote)
@@ -491,4 +526,4 @@ def cluster(relay_remote, *member_specs, seconds=4, after=20):
 if __name__ == "__main__":
     cmd = sys.argv[1]
     {"basic": basic, "catchup": catchup, "load": load,
-     "cluster": cluster}[cmd](*sys.argv[2:])
+     "cluster": cluster, "txnids": txnids}[cmd](*sys.argv[2:])

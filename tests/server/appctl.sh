@@ -20,6 +20,7 @@ appctl_all() {
                "ovsdb-server/memory-trim-on-compaction x" \
                "ovsdb-server/compact" \
                "ovsdb-server/compact Nope" \
+               "ovsdb-server/compact _Server" \
                "ovsdb-server/remove-db Example" \
                "ovsdb-server/list-dbs" \
                "ovsdb-server/add-db $PWD/$1.db" \

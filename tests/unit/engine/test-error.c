@@ -38,6 +38,7 @@ test_tag_strings(void)
         { OVSDB_E_DUP_NAME, "duplicate uuid-name" },
         { OVSDB_E_SYNTAX, "syntax error" },
         { OVSDB_E_UNKNOWN_COLUMN, "unknown column" },
+        { OVSDB_E_UNKNOWN_TABLE, "unknown table" },
         { OVSDB_E_UNKNOWN_FUNCTION, "unknown function" },
         { OVSDB_E_UNKNOWN_MUTATOR, "unknown mutator" },
         { OVSDB_E_UNKNOWN_DATABASE, "unknown database" },
