@@ -1355,6 +1355,13 @@ jsonrpc_session_get_last_error(const struct jsonrpc_session *s)
 }
 
 void
+jsonrpc_session_get_reconnect_stats(const struct jsonrpc_session *s,
+                                    struct reconnect_stats *stats)
+{
+    reconnect_get_stats(s->reconnect, time_msec(), stats);
+}
+
+void
 jsonrpc_session_force_reconnect(struct jsonrpc_session *s)
 {
     reconnect_force_reconnect(s->reconnect, time_msec());

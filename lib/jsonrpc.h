@@ -268,6 +268,10 @@ unsigned int jsonrpc_session_get_seqno(const struct jsonrpc_session *);
 /* Returns the error of the last connection failure (EOF for a clean
  * close), or 0. */
 int jsonrpc_session_get_last_error(const struct jsonrpc_session *);
+/* The session's connection state and times (see lib/reconnect.h). */
+struct reconnect_stats;
+void jsonrpc_session_get_reconnect_stats(const struct jsonrpc_session *,
+                                         struct reconnect_stats *);
 
 /* Drops the current connection and reconnects (if retrying). */
 void jsonrpc_session_force_reconnect(struct jsonrpc_session *);

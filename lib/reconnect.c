@@ -33,6 +33,7 @@ struct reconnect {
     int backoff;
     long long last_activity;
     long long last_connected;
+    long long last_disconnected; /* LLONG_MIN: never. */
     int last_error;
     unsigned int seqno;
 };
@@ -49,6 +50,7 @@ reconnect_create(long long now)
     r->state = S_VOID;
     r->state_entered = now;
     r->last_activity = now;
+    r->last_disconnected = LLONG_MIN;
     return r;
 }
 
@@ -105,9 +107,51 @@ transition(struct reconnect *r, long long now, enum reconnect_state state)
     } else if ((r->state == S_ACTIVE || r->state == S_IDLE)
                && state != S_ACTIVE && state != S_IDLE) {
         r->seqno++;
+        r->last_disconnected = now;
     }
     r->state = state;
     r->state_entered = now;
+}
+
+static const char *
+state_name(enum reconnect_state state)
+{
+    switch (state) {
+    case S_VOID:
+        return "VOID";
+    case S_BACKOFF:
+        return "BACKOFF";
+    case S_CONNECTING:
+        return "CONNECTING";
+    case S_ACTIVE:
+        return "ACTIVE";
+    case S_IDLE:
+        return "IDLE";
+    case S_RECONNECT:
+        return "RECONNECT";
+    case S_LISTENING:
+        return "LISTENING";
+    }
+    return "UNKNOWN";
+}
+
+/* Msec from 'then' to 'now', or UINT_MAX if 'then' is LLONG_MIN. */
+static unsigned int
+msec_since(long long then, long long now)
+{
+    return (then == LLONG_MIN        ? UINT_MAX
+            : now - then >= UINT_MAX ? UINT_MAX - 1
+                                     : (unsigned int) (now - then));
+}
+
+void
+reconnect_get_stats(const struct reconnect *r, long long now,
+                    struct reconnect_stats *stats)
+{
+    stats->state = state_name(r->state);
+    stats->msec_since_connect = (r->seqno ? msec_since(r->last_connected, now)
+                                          : UINT_MAX);
+    stats->msec_since_disconnect = msec_since(r->last_disconnected, now);
 }
 
 void

@@ -76,4 +76,13 @@ unsigned int reconnect_get_seqno(const struct reconnect *);
 /* Current back-off in msec (0 before the first failure). */
 int reconnect_get_backoff(const struct reconnect *);
 
+/* What a server reports of a connection (Open vSwitch's names). */
+struct reconnect_stats {
+    const char *state;                  /* "ACTIVE", "BACKOFF", ... */
+    unsigned int msec_since_connect;    /* UINT_MAX: never connected. */
+    unsigned int msec_since_disconnect; /* UINT_MAX: never disconnected. */
+};
+void reconnect_get_stats(const struct reconnect *, long long now,
+                         struct reconnect_stats *);
+
 #endif /* lib/reconnect.h */

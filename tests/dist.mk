@@ -296,6 +296,7 @@ EXTRA_DIST += \
 	tests/server/db_remotes.py \
 	tests/server/exactness.py \
 	tests/server/exactness.sh \
+	tests/server/history-size.sh \
 	tests/server/includes.sh \
 	tests/server/lib.sh \
 	tests/server/locks.sh \
@@ -308,6 +309,7 @@ EXTRA_DIST += \
 	tests/server/pipeline.py \
 	tests/server/pipeline.sh \
 	tests/server/probe.sh \
+	tests/server/remote-status.sh \
 	tests/server/robust.py \
 	tests/server/run-command.sh \
 	tests/server/scenarios.py \

@@ -42,6 +42,9 @@
 #include "ovsdb/client/table-format.h"
 #include "lib/version.h"
 
+/* The reference's module for its schema warnings, which scripts grep. */
+VLOG_MODULE(ovsdb);
+
 /* Command-line options. */
 static struct tabfmt_style style = TABFMT_STYLE_DEFAULT;
 static bool timestamp;
@@ -967,10 +970,37 @@ read_schema_file(const char *file_name)
     return schema;
 }
 
+/* As the reference's client: a clustered database keeps no ephemeral
+ * columns, so the schema to compare or convert to has them persistent. */
+static void
+persist_if_clustered(struct context *ctx, struct ovsdb_schema *schema,
+                     const char *file)
+{
+    json_t *result = client_rpc_call(
+        context_rpc(ctx), "transact",
+        json_pack("[s, {s:s, s:s, s:[[s, s, s]], s:[s]}]", "_Server", "op",
+                  "select", "table", "Database", "where", "name",
+                  "==", schema->name, "columns", "model"),
+        NULL);
+    const json_t *model = json_object_get(
+        json_array_get(json_object_get(json_array_get(result, 0), "rows"), 0),
+        "model");
+    if (json_is_string(model)
+        && !strcmp(json_string_value(model), "clustered")) {
+        char *warning = ovsdb_schema_persist_ephemeral_columns(schema, file);
+        if (warning) {
+            VLOG_WARN("%s", warning);
+            free(warning);
+        }
+    }
+    json_decref(result);
+}
+
 static void
 do_convert(struct context *ctx)
 {
     struct ovsdb_schema *schema = read_schema_file(ctx->argv[0]);
+    persist_if_clustered(ctx, schema, ctx->argv[0]);
     json_t *params = json_array();
     json_array_append_new(params, json_string(schema->name));
     json_array_append_new(params, ovsdb_schema_to_json(schema));
@@ -989,6 +1019,7 @@ static void
 do_needs_conversion(struct context *ctx)
 {
     struct ovsdb_schema *schema = read_schema_file(ctx->argv[0]);
+    persist_if_clustered(ctx, schema, ctx->argv[0]);
     struct ovsdb_schema *server_schema
         = client_rpc_get_schema(context_rpc(ctx), schema->name);
     puts(ovsdb_schema_equals(schema, server_schema) ? "no" : "yes");

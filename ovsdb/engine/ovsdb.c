@@ -94,10 +94,7 @@ ovsdb_n_atoms(const struct ovsdb *db)
         const struct ovsdb_table *table = db->tables[i];
         const struct ovsdb_row *row;
         OVSDB_TABLE_FOR_EACH_ROW (row, table) {
-            for (size_t j = 0; j < table->schema->n_columns; j++) {
-                const struct ovsdb_datum *d = &row->fields[j];
-                n += d->n * (ovsdb_datum_values(d) ? 2 : 1);
-            }
+            n += ovsdb_row_n_atoms(row);
         }
     }
     return n;

@@ -303,3 +303,14 @@ ovsdb_row_memory(const struct ovsdb_row *row)
     }
     return size;
 }
+
+size_t
+ovsdb_row_n_atoms(const struct ovsdb_row *row)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < row->table->schema->n_columns; j++) {
+        const struct ovsdb_datum *d = &row->fields[j];
+        n += d->n * (ovsdb_datum_values(d) ? 2 : 1);
+    }
+    return n;
+}

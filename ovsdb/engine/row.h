@@ -115,4 +115,8 @@ json_t *ovsdb_row_to_json(const struct ovsdb_row *row,
  * memory/show-style accounting.  Strings are not counted. */
 size_t ovsdb_row_memory(const struct ovsdb_row *row);
 
+/* The atoms of 'row''s columns (a map pair counts two), as the reference
+ * counts them for memory/show. */
+size_t ovsdb_row_n_atoms(const struct ovsdb_row *row);
+
 #endif /* ovsdb/engine/row.h */

@@ -663,3 +663,29 @@ ovsdb_column_set_from_json(const json_t *json,
     }
     return NULL;
 }
+
+char *
+ovsdb_schema_persist_ephemeral_columns(struct ovsdb_schema *schema,
+                                       const char *file)
+{
+    int n = 0;
+    const char *table = NULL, *column = NULL;
+    for (size_t i = 0; i < schema->n_tables; i++) {
+        struct ovsdb_table_schema *ts = schema->tables[i];
+        for (size_t j = OVSDB_N_STD_COLUMNS; j < ts->n_columns; j++) {
+            struct ovsdb_column *c = ts->columns[j];
+            if (!c->is_persistent) {
+                c->is_persistent = true;
+                table = ts->name;
+                column = c->name;
+                n++;
+            }
+        }
+    }
+    return (n ? xasprintf("%s: changed %d columns in '%s' database from "
+                          "ephemeral to persistent, including '%s' column in "
+                          "'%s' table, because clusters do not support "
+                          "ephemeral columns",
+                          file, n, schema->name, column, table)
+              : NULL);
+}

@@ -91,6 +91,13 @@ void ovsdb_schema_destroy(struct ovsdb_schema *);
 bool ovsdb_schema_equals(const struct ovsdb_schema *,
                          const struct ovsdb_schema *);
 
+/* Makes every ephemeral column of 'schema' persistent, as a clustered
+ * database needs (Raft keeps no ephemeral columns).  Returns NULL if there
+ * was none, else the reference's warning naming 'file' (where the schema
+ * came from), to be logged; caller must free with free(). */
+char *ovsdb_schema_persist_ephemeral_columns(struct ovsdb_schema *,
+                                             const char *file);
+
 /* Returns the table schema named 'name', or NULL; borrowed (valid as long as
  * 'schema'). */
 const struct ovsdb_table_schema *ovsdb_schema_find_table(

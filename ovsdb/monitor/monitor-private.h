@@ -31,7 +31,9 @@ struct ovsdb_table;
  * of what the rows do (an eighth when the changes are modifications,
  * which hold two versions each).  A client that missed more than that
  * would get less from a catch-up than the memory costs every other
- * client: its own rows, resent, are seldom many more. */
+ * client: its own rows, resent, are seldom many more.  As with the
+ * reference, the atoms the history holds are also at most as many as the
+ * database's (which matters for a small database). */
 #define HISTORY_MAX_TXNS 100
 #define HISTORY_MAX_ROWS 200000
 #define HISTORY_MIN_ROWS 20000
@@ -111,6 +113,7 @@ struct history_txn {
     struct history_change *changes;
     size_t n_changes, allocated;
     size_t n_versions; /* Row versions held in 'changes'. */
+    size_t n_atoms;    /* Their atoms (ovsdb_row_n_atoms()). */
 };
 
 struct ovsdb_monitor_hub {
@@ -121,6 +124,9 @@ struct ovsdb_monitor_hub {
     struct uuid history_base;   /* Txn just before the oldest in history. */
     struct history_txn history[HISTORY_MAX_TXNS];   /* A ring. */
     size_t history_start, history_n, history_versions;
+    size_t history_atoms; /* Sum of the history's 'n_atoms'. */
+    size_t db_atoms;      /* The database's atoms, kept up to date
+                                 * while 'history_on'. */
     unsigned long long next_serial;
     struct monitor_index_set *indexes;  /* Of the shapes' conditions. */
     unsigned long long commit_serial;   /* Commits seen. */

@@ -18,6 +18,7 @@
 #include "lib/uuid.h"
 #include "ovsdb/monitor/monitor-index.h"
 #include "ovsdb/monitor/monitor-private.h"
+#include "ovsdb/engine/ovsdb.h"
 #include "ovsdb/engine/row.h"
 #include "ovsdb/engine/schema.h"
 #include "ovsdb/engine/table.h"
@@ -284,6 +285,7 @@ ovsdb_monitor_hub_start_history(struct ovsdb_monitor_hub *hub)
     if (!hub->history_on) {
         hub->history_on = true;
         hub->history_base = hub->last_txn_id;
+        hub->db_atoms = ovsdb_n_atoms(hub->db); /* Then kept by commits. */
     }
 }
 

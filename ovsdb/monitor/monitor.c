@@ -70,6 +70,7 @@ history_pop_oldest(struct ovsdb_monitor_hub *hub)
     }
     hub->history_base = ht->id;
     hub->history_versions -= ht->n_versions;
+    hub->history_atoms -= ht->n_atoms;
     history_txn_clear(ht);
     hub->history_start = (hub->history_start + 1) % HISTORY_MAX_TXNS;
     hub->history_n--;
@@ -120,6 +121,12 @@ size_t
 ovsdb_monitor_hub_n_history(const struct ovsdb_monitor_hub *hub)
 {
     return hub->history_n;
+}
+
+size_t
+ovsdb_monitor_hub_n_history_atoms(const struct ovsdb_monitor_hub *hub)
+{
+    return hub->history_atoms;
 }
 
 /* Parsing. */
@@ -931,6 +938,8 @@ record_change(const struct ovsdb_table *table, const struct ovsdb_row *old,
     hc->old = old ? ovsdb_row_hold(old) : NULL;
     hc->new = new ? ovsdb_row_hold(new) : NULL;
     ht->n_versions += (old != NULL) + (new != NULL);
+    ht->n_atoms += ((old ? ovsdb_row_n_atoms(old) : 0)
+                    + (new ? ovsdb_row_n_atoms(new) : 0));
     return true;
 }
 
@@ -953,9 +962,17 @@ history_record(struct ovsdb_monitor_hub *hub, const struct ovsdb_txn *txn)
     }
     hub->history_n++;
     hub->history_versions += ht->n_versions;
+    hub->history_atoms += ht->n_atoms;
+    for (size_t i = 0; i < ht->n_changes; i++) {
+        const struct history_change *hc = &ht->changes[i];
+        hub->db_atoms += hc->new ? ovsdb_row_n_atoms(hc->new) : 0;
+        hub->db_atoms -= hc->old ? ovsdb_row_n_atoms(hc->old) : 0;
+    }
     size_t max_versions = MIN(HISTORY_MAX_ROWS, MAX(ovsdb_n_rows(hub->db) / 4,
                                                     HISTORY_MIN_ROWS));
-    while (hub->history_n > 1 && hub->history_versions > max_versions) {
+    while (hub->history_n > 1
+           && (hub->history_versions > max_versions
+               || hub->history_atoms > hub->db_atoms)) {
         history_pop_oldest(hub);
     }
 }

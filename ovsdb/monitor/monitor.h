@@ -99,6 +99,9 @@ void ovsdb_monitor_hub_start_history(struct ovsdb_monitor_hub *);
 /* Number of shapes and of transactions in the history (memory/show). */
 size_t ovsdb_monitor_hub_n_monitors(const struct ovsdb_monitor_hub *);
 size_t ovsdb_monitor_hub_n_history(const struct ovsdb_monitor_hub *);
+/* The atoms of the row versions the history holds (memory/show's
+ * "txn-history-atoms"). */
+size_t ovsdb_monitor_hub_n_history_atoms(const struct ovsdb_monitor_hub *);
 
 /* For monitor_cond_change: parses 'changes' (borrowed), the
  * {table: [<monitor-cond-update-request>...]} object, and returns in

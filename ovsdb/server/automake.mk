@@ -12,7 +12,8 @@ ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/server/relay.c ovsdb/server/relay.h \
 	ovsdb/server/replication.c ovsdb/server/replication.h \
 	ovsdb/server/restart-config.c ovsdb/server/restart-config.h \
-	ovsdb/server/remotes.c ovsdb/server/remotes.h
+	ovsdb/server/remotes.c ovsdb/server/remotes.h \
+	ovsdb/server/remote-status.c ovsdb/server/remote-status.h
 
 # The server is a daemon (sbin); its program is built as ovsdb/ovsdb-server
 # in the build tree, beside the other two.

@@ -12,12 +12,14 @@
 #include "lib/ds.h"
 #include "lib/jsonrpc.h"
 #include "lib/poll-loop.h"
+#include "lib/reconnect.h"
 #include "lib/stream.h"
 #include "lib/timeval.h"
 #include "lib/vlog.h"
 #include "ovsdb/server/databases.h"
 #include "ovsdb/engine/lock.h"
 #include "ovsdb/monitor/monitor.h"
+#include "ovsdb/server/remote-status.h"
 #include "ovsdb/server/remotes.h"
 #include "ovsdb/engine/ovsdb.h"
 #include "ovsdb/engine/schema.h"
@@ -29,6 +31,9 @@ VLOG_DEFINE_THIS_MODULE(server);
 /* How often allocator statistics are refreshed for memory/show, and how
  * often a remote that failed to open is retried (msec). */
 #define STATS_INTERVAL 10000
+
+/* How often the status of "db:" remotes is written (as the reference). */
+#define REMOTE_STATUS_INTERVAL 2500
 #define REMOTE_RETRY_INTERVAL 5000
 
 /* One target the server listens on or connects to, with its options (from
@@ -73,6 +78,8 @@ struct ovsdb_server {
 
     struct allocator_stats stats;   /* Cached for memory/show. */
     long long next_stats;
+    long long next_remote_status; /* When to write "db:" remotes' status
+                                     * columns (remote-status.h) next. */
 };
 
 /* The database set's observer: every session hears of it. */
@@ -135,6 +142,7 @@ ovsdb_server_create(void)
 
     allocator_get_stats(&srv->stats);
     srv->next_stats = time_msec() + STATS_INTERVAL;
+    srv->next_remote_status = LLONG_MIN; /* At the first pass. */
     return srv;
 }
 
@@ -480,6 +488,49 @@ accept_connections(struct ovsdb_server *srv, struct remote *r)
     poll_immediate_wake();
 }
 
+/* ovsdb_remote_status_cb: what the server knows of remote 'target'. */
+static bool
+get_remote_status(const char *target, struct ovsdb_remote_status *st,
+                  void *srv_)
+{
+    struct ovsdb_server *srv = srv_;
+    struct remote *r = NULL;
+    for (size_t i = 0; i < srv->n_remotes && !r; i++) {
+        if (!strcmp(srv->remotes[i]->name, target)) {
+            r = srv->remotes[i];
+        }
+    }
+    if (!r) {
+        return false;
+    }
+    if (r->listener || !r->session) {
+        for (size_t i = 0; i < srv->n_sessions; i++) {
+            st->n_connections += srv->sessions[i].remote == r;
+        }
+        st->is_connected = st->n_connections > 0;
+        st->bound_port = r->listener ? pstream_get_bound_port(r->listener) : 0;
+        /* The reference reports 0 for both for a listener. */
+        st->sec_since_connect = st->sec_since_disconnect = 0;
+        return true;
+    }
+    struct reconnect_stats rs;
+    ovsdb_session_get_reconnect_stats(r->session, &rs);
+    st->is_connected = ovsdb_session_is_connected(r->session);
+    /* As the reference: the error of the connection there is, if any. */
+    st->last_error = (st->is_connected
+                          ? ovsdb_session_get_last_error(r->session)
+                          : 0);
+    st->state = rs.state;
+    st->sec_since_connect = (rs.msec_since_connect == UINT_MAX
+                                 ? UINT_MAX
+                                 : rs.msec_since_connect / 1000);
+    st->sec_since_disconnect = (rs.msec_since_disconnect == UINT_MAX
+                                    ? UINT_MAX
+                                    : rs.msec_since_disconnect / 1000);
+    st->n_connections = 1;
+    return true;
+}
+
 void
 ovsdb_server_run(struct ovsdb_server *srv)
 {
@@ -492,6 +543,14 @@ ovsdb_server_run(struct ovsdb_server *srv)
     }
     if (srv->ssl && now >= srv->next_ssl) {
         apply_ssl(srv);
+    }
+    if (now >= srv->next_remote_status) {
+        /* At the start of a pass: nothing of this pass is batched yet. */
+        srv->next_remote_status = now + REMOTE_STATUS_INTERVAL;
+        if (have_db_specs(srv)) {
+            ovsdb_remote_status_update(srv->dbs, srv->specs, srv->n_specs,
+                                       get_remote_status, srv);
+        }
     }
 
     for (size_t i = 0; i < srv->n_remotes; i++) {
@@ -560,6 +619,9 @@ ovsdb_server_wait(struct ovsdb_server *srv)
     }
     ovsdb_databases_wait(srv->dbs);
     poll_timer_wait_until(srv->next_stats);
+    if (have_db_specs(srv)) {
+        poll_timer_wait_until(srv->next_remote_status);
+    }
 }
 
 /* Puts " NAME:<bytes> bytes (<size in KiB, MiB, GiB or TiB>)" on 'out'. */
@@ -581,6 +643,7 @@ void
 ovsdb_server_put_memory_report(struct ovsdb_server *srv, struct ds *out)
 {
     size_t atoms = 0, cells = 0, monitors = 0;
+    size_t history = 0, history_atoms = 0;
     for (size_t i = 0; i < ovsdb_databases_count(srv->dbs); i++) {
         struct ovsdb_served_db *sdb = ovsdb_databases_at(srv->dbs, i);
         struct ovsdb *db = ovsdb_served_db_get_ovsdb(sdb);
@@ -590,7 +653,10 @@ ovsdb_server_put_memory_report(struct ovsdb_server *srv, struct ds *out)
             cells += ovsdb_table_n_rows(t)
                      * (t->schema->n_columns - OVSDB_N_STD_COLUMNS);
         }
-        monitors += ovsdb_monitor_hub_n_monitors(ovsdb_served_db_get_hub(sdb));
+        const struct ovsdb_monitor_hub *hub = ovsdb_served_db_get_hub(sdb);
+        monitors += ovsdb_monitor_hub_n_monitors(hub);
+        history += ovsdb_monitor_hub_n_history(hub);
+        history_atoms += ovsdb_monitor_hub_n_history_atoms(hub);
     }
 
     size_t triggers = 0, backlog = 0, session_monitors = 0;
@@ -623,6 +689,10 @@ ovsdb_server_put_memory_report(struct ovsdb_server *srv, struct ds *out)
         ovsdb_databases_get_lock_server(srv->dbs));
     if (locks) {
         ds_put_format(out, " locks:%u", locks);
+    }
+    if (history) { /* The reference's names. */
+        ds_put_format(out, " txn-history:%zu txn-history-atoms:%zu", history,
+                      history_atoms);
     }
 
     /* Refreshed now: asked for, the figures must not be up to

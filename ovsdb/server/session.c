@@ -167,6 +167,25 @@ ovsdb_session_reconnect(struct ovsdb_session *s)
     jsonrpc_session_force_reconnect(s->js);
 }
 
+bool
+ovsdb_session_is_connected(const struct ovsdb_session *s)
+{
+    return jsonrpc_session_is_connected(s->js);
+}
+
+int
+ovsdb_session_get_last_error(const struct ovsdb_session *s)
+{
+    return jsonrpc_session_get_last_error(s->js);
+}
+
+void
+ovsdb_session_get_reconnect_stats(const struct ovsdb_session *s,
+                                  struct reconnect_stats *stats)
+{
+    jsonrpc_session_get_reconnect_stats(s->js, stats);
+}
+
 void
 ovsdb_session_set_options(struct ovsdb_session *s, bool read_only,
                           const char *role)

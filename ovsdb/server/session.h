@@ -80,6 +80,15 @@ void ovsdb_session_get_stats(const struct ovsdb_session *,
 /* Drops the connection (an outgoing one reconnects). */
 void ovsdb_session_reconnect(struct ovsdb_session *);
 
+/* For the status of a remote (ovsdb/server/remote-status.h): whether the
+ * connection is up, its last error (errno value, 0 if none) and its
+ * reconnection state and times. */
+struct reconnect_stats;
+bool ovsdb_session_is_connected(const struct ovsdb_session *);
+int ovsdb_session_get_last_error(const struct ovsdb_session *);
+void ovsdb_session_get_reconnect_stats(const struct ovsdb_session *,
+                                       struct reconnect_stats *);
+
 /* Options of the remote the session came from: with 'read_only' only
  * read-only transactions are allowed; 'role' (copied; NULL or "" for
  * none) is the RBAC role (ovsdb/engine/rbac.h) of its transactions. */

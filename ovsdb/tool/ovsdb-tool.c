@@ -289,25 +289,10 @@ do_db_local_address(int argc OVS_UNUSED, char *argv[])
 static void
 persist_ephemeral_columns(struct ovsdb_schema *schema, const char *file)
 {
-    int n = 0;
-    const char *table = NULL, *column = NULL;
-    for (size_t i = 0; i < schema->n_tables; i++) {
-        struct ovsdb_table_schema *ts = schema->tables[i];
-        for (size_t j = OVSDB_N_STD_COLUMNS; j < ts->n_columns; j++) {
-            struct ovsdb_column *c = ts->columns[j];
-            if (!c->is_persistent) {
-                c->is_persistent = true;
-                table = ts->name;
-                column = c->name;
-                n++;
-            }
-        }
-    }
-    if (n) {
-        VLOG_WARN("%s: changed %d columns in '%s' database from ephemeral "
-                  "to persistent, including '%s' column in '%s' table, "
-                  "because clusters do not support ephemeral columns", file,
-                  n, schema->name, column, table);
+    char *warning = ovsdb_schema_persist_ephemeral_columns(schema, file);
+    if (warning) {
+        VLOG_WARN("%s", warning);
+        free(warning);
     }
 }
 

@@ -220,7 +220,18 @@ main(void)
     json_decref(change);
     ovsdb_monitor_unref(cond2);
 
-    /* History: a client that knows the last id gets only what follows. */
+    /* History: a client that knows the last id gets only what follows.
+     * The history holds at most as many atoms as the database (as the
+     * reference's): a row of many atoms makes room for three changes. */
+    struct ds filler = DS_EMPTY_INITIALIZER;
+    ds_put_cstr(&filler, "[\"T\",{\"op\":\"insert\",\"table\":\"H\","
+                         "\"row\":{\"name\":\"filler\",\"m\":[\"map\",[");
+    for (int i = 0; i < 100; i++) {
+        ds_put_format(&filler, "%s[\"f%d\",\"v\"]", i ? "," : "", i);
+    }
+    ds_put_cstr(&filler, "]]}}]");
+    transact(db, ds_cstr(&filler));
+    ds_destroy(&filler);
     struct uuid last = *ovsdb_monitor_hub_get_last_txn_id(hub);
     bool found;
     s = to_text(ovsdb_monitor_get_since(m1, &last, &found));
