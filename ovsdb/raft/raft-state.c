@@ -60,6 +60,18 @@ raft_is_connected(const struct raft *raft)
 }
 
 bool
+raft_can_execute(const struct raft *raft)
+{
+    if (raft->joining || raft->leaving || raft->left || raft->failed) {
+        return false;
+    }
+    return (raft->role == RAFT_LEADER
+            || (raft->role == RAFT_FOLLOWER && !uuid_is_zero(&raft->leader)
+                && raft->conns
+                && raft_conns_is_connected(raft->conns, &raft->leader)));
+}
+
+bool
 raft_is_joining(const struct raft *raft)
 {
     return raft->joining;

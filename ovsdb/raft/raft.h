@@ -72,6 +72,9 @@ bool raft_is_leader(const struct raft *);
 bool raft_is_alone(const struct raft *);
 /* True if this server is part of a cluster that has a leader it knows. */
 bool raft_is_connected(const struct raft *);
+/* True if a command executed now would reach a leader: this server is the
+ * leader, or a follower connected to the leader it knows. */
+bool raft_can_execute(const struct raft *);
 bool raft_is_joining(const struct raft *);
 bool raft_is_leaving(const struct raft *);
 /* True once this server has left its cluster (cluster/leave, or removed by

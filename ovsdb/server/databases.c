@@ -35,6 +35,7 @@ struct ovsdb_served_db {
     /* A clustered database: what its "_Server" row says now, and the term
      * its member was in. */
     bool cluster_leader, cluster_connected;
+    bool cluster_can_execute; /* raft_can_execute() when last seen. */
     uint64_t cluster_index;
     uint64_t cluster_term;
 
@@ -269,11 +270,15 @@ sync_cluster_status(struct ovsdb_served_db *sdb, bool force)
     uint64_t index = raft_get_applied_index(raft);
     struct ovsdb *sysdb = sdb->set->sysdb->db;
     uint64_t term = raft_get_term(raft);
+    bool can_execute = raft_can_execute(raft);
     if (leader != sdb->cluster_leader || connected != sdb->cluster_connected
-        || term != sdb->cluster_term) {
-        /* Requests that waited for a leader may go now. */
+        || term != sdb->cluster_term
+        || can_execute != sdb->cluster_can_execute) {
+        /* Requests that waited for a leader may go now (a follower may
+         * learn of the leader before its connection to it is up). */
         sdb->commit_seqno++;
         sdb->cluster_term = term;
+        sdb->cluster_can_execute = can_execute;
     }
     if (force || leader != sdb->cluster_leader
         || connected != sdb->cluster_connected) {

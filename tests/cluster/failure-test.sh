@@ -6,8 +6,10 @@
 # reaches it, and the follower whose election is not delayed takes over;
 # a follower told to crash on receiving entries dies on the next
 # transaction while the others commit it; "transfer-leadership" hands the
-# leadership on.  After each, the member comes back and every member serves
-# the same rows, each acknowledged one among them.
+# leadership on; a follower that holds a transaction when the leader dies
+# (its own election delayed) votes, then learns of the new leader, and
+# sends the transaction there.  After each, the member comes back and every
+# member serves the same rows, each acknowledged one among them.
 . "$OVSDB_SRCDIR/tests/e2e/lib.sh"
 . "$OVSDB_SRCDIR/tests/cluster/raft-lib"
 command -v python3 >/dev/null || skip "no python3 for the test clients"
@@ -87,4 +89,22 @@ insert $(wait_leader 60 $all) c-0
 echo c-0 > c.acked
 same_everywhere c.acked
 echo "transfer-leadership: ok"
+
+# 4. The leader dies while a follower whose election is delayed holds a
+# transaction: the follower votes for the other one (a new term, still no
+# leader), learns of the new leader later, and sends it the transaction.
+leader=$(wait_leader 60 $all)
+set -- $(others $leader)
+holder=$1 other=$2
+ft $holder delay-election > /dev/null
+kill_server $leader
+$WRITER strict 1 held "$PWD/$holder.sock" > writer.held 2>&1 \
+    || { cat writer.held; show_logs $all; fail "the held transaction failed"; }
+expect_eq "$(wait_leader 60 $holder $other)" "$other" \
+    "the leader whose election was not delayed"
+ft $holder clear > /dev/null
+comes_back $leader
+echo held-0 > held.acked
+same_everywhere held.acked
+echo "a transaction held across an election: ok"
 echo PASS
