@@ -117,6 +117,8 @@ struct raft {
     struct uuid leader; /* Zero if unknown. */
     unsigned int failure_test_seq; /* raft_failure_test_seq when this
                                     * member last saw a test engaged. */
+    int logged_connected;          /* raft_is_connected() last logged: 0 or
+                                    * 1, -1 before the first time. */
     bool joining, leaving, left, failed;
     bool had_leader; /* A leader was known since the last
                                  * election started. */

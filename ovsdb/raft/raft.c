@@ -1279,6 +1279,7 @@ raft_open(const char *path, struct raft **raftp)
     raft->file_name = xstrdup(path);
     raft->cf = cf;
     raft->role = RAFT_FOLLOWER;
+    raft->logged_connected = -1;
     raft->joining = cf->header.joining;
     raft->applied_index = cf->header.snap_index;
     raft->applied_eid = cf->header.snap.eid;
@@ -1511,6 +1512,14 @@ raft_run(struct raft *raft)
 {
     if (raft->left || raft->failed) {
         return;
+    }
+    /* The reference logs this (at every call); Open vSwitch's tests grep
+     * it to see a member notice that it lost its cluster, and that it
+     * does not flap.  Only the changes here. */
+    int connected = raft_is_connected(raft);
+    if (connected != raft->logged_connected) {
+        raft->logged_connected = connected;
+        VLOG_DBG("raft_is_connected: %s", connected ? "true" : "false");
     }
     if (raft->failure_test_seq != raft_failure_test_seq) {
         raft->failure_test_seq = raft_failure_test_seq;

@@ -68,6 +68,10 @@ kill_server "$leader"
 kill_server "$victim"
 wait_until 60 "$survivor did not become a candidate" \
     has_role "$survivor" candidate
+# As the reference, the member logs that it lost its cluster (Open
+# vSwitch's tests grep this line).
+wait_until 60 "$survivor did not log that it lost its cluster" \
+    grep -q "raft_is_connected: false" "$survivor.log"
 $WRITER strict 1 nolead "$PWD/$survivor.sock" > writer.nolead 2>&1 &
 writer=$!
 pids=$writer
