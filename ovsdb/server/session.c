@@ -1423,6 +1423,12 @@ disconnect_unaware(struct ovsdb_session *s, const char *why, const char *db)
                   ovsdb_session_get_name(s), why, db);
         s->closing = true;
         s->closing_deadline = time_msec() + CLOSING_MSEC;
+        /* Nothing more than those replies: no update of the change that
+         * closes it, as the reference's client sees none. */
+        struct session_monitor *sm, *next;
+        HMAP_FOR_EACH_SAFE (sm, next, node, &s->monitors) {
+            monitor_destroy(s, sm);
+        }
     }
 }
 

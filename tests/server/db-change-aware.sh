@@ -34,11 +34,16 @@ aware.result("monitor_cond", ["_Server", "m", {"Database": [{"columns":
                                                              ["name"]}]}])
 unaware = rpc.Client(remote)
 db_names(unaware)
+unaware.result("monitor_cond", ["_Server", "u", {"Database": [{"columns":
+                                                               ["name"]}]}])
 before = db_names(aware)
 
 rpc.unixctl(ctl, "ovsdb-server/add-db", extra_db)
 assert connected(aware), "an aware client was disconnected by add-db"
 assert not connected(unaware), "an unaware client survived add-db"
+# ... and saw no update of the change that closed it (as the reference).
+assert not [n for n in unaware.notes if n.get("method") == "update2"], \
+    "an unaware client got an update of add-db: %r" % unaware.notes
 added = sorted(set(db_names(aware)) - set(before))
 aware.wait_notify("update2")
 print("add-db: aware stays, unaware dropped; added", added)
