@@ -371,6 +371,7 @@ EXTRA_DIST += \
 	tests/unit/workloads/test-wl-rpc.c \
 	tests/update-dist-list \
 	tests/upstream/FINDINGS.md \
+	tests/upstream/known-failures \
 	tests/upstream/run \
 	tests/workloads/README.md \
 	tests/workloads/RESULTS.md \
