@@ -67,10 +67,21 @@ dirs_follow_symlinks(const char *name)
         if (lstat(file, &st) || !S_ISLNK(st.st_mode)) {
             break;
         }
+        /* st_size is only a hint (the kernel's /proc links say 64 for any
+         * length): a target that fills the buffer may be cut, so grow it
+         * and read again. */
         size_t size = st.st_size > 0 ? st.st_size + 1 : PATH_MAX;
-        char *target = xmalloc(size + 1);
-        ssize_t n = readlink(file, target, size);
-        if (n < 0 || (size_t) n > size) {
+        char *target = NULL;
+        ssize_t n;
+        for (;;) {
+            target = xrealloc(target, size + 1);
+            n = readlink(file, target, size);
+            if (n < 0 || (size_t) n < size || size >= 64 * PATH_MAX) {
+                break;
+            }
+            size *= 2;
+        }
+        if (n < 0 || (size_t) n >= size) {
             free(target);
             break;
         }

@@ -87,6 +87,23 @@ assert r["weak"] != ["set", []], r' || fail "references after restore"
     echo "restored $snap snapshot with $client client"
 done
 
+# Standard input from a file whose absolute name is longer than 64 bytes
+# (what the kernel says its /proc/self/fd link holds: the name must not be
+# cut there; here its first 65 bytes name a directory, which a cut name
+# would open), and from a pipe.
+n=$((63 - ${#PWD}))
+[ $n -gt 0 ] || n=1
+long=$PWD/$(printf '%*s' $n '' | tr ' ' d)/x
+mkdir -p "$long"
+cp our.snap "$long/our.snap"
+"$REF_OVSDB_CLIENT" transact "$S" '["Refs",
+  {"op":"delete","table":"Root","where":[]}]' >/dev/null
+"$OUR_CLIENT" restore "$S" Refs <"$long/our.snap" \
+    || fail "restore from a file with a long name"
+dump_masked "$S" >restored.txt
+diff -u orig.txt restored.txt || fail "restore from a long name differs"
+cat our.snap | "$OUR_CLIENT" restore "$S" Refs || fail "restore from a pipe"
+
 # A snapshot of another schema version, and files that are no database.
 "$OUR_CLIENT" backup "$S" Types >types.snap
 sed 's/"1.0.0"/"1.0.1"/' "$SCHEMAS/refs.ovsschema" >refs2.ovsschema
