@@ -22,6 +22,7 @@ lib_libsupport_a_SOURCES += \
 	lib/poll-loop.c lib/poll-loop.h \
 	lib/process.c lib/process.h \
 	lib/reconnect.c lib/reconnect.h \
+	lib/replay.c lib/replay.h lib/stream-replay.c \
 	lib/socket-util.c lib/socket-util.h \
 	lib/stream.c lib/stream.h lib/stream-provider.h \
 	lib/stream-fd.c lib/stream-tcp.c lib/stream-unix.c \

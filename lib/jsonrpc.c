@@ -27,6 +27,7 @@
 #include "lib/ds.h"
 #include "lib/poll-loop.h"
 #include "lib/reconnect.h"
+#include "lib/replay.h"
 #include "lib/refbuf.h"
 #include "lib/stream.h"
 #include "lib/timeval.h"
@@ -1378,6 +1379,10 @@ void
 jsonrpc_session_set_probe_interval(struct jsonrpc_session *s,
                                    int probe_interval)
 {
+    if (replay_is_active()) {
+        /* Probes go by the clock, which a replay does not reproduce. */
+        probe_interval = 0;
+    }
     reconnect_set_probe_interval(s->reconnect, probe_interval);
 }
 

@@ -24,6 +24,7 @@ struct stream {
     char *name;                 /* Owned. */
     char *peer_name;            /* Owned, may be NULL. */
     bool needs_probes;          /* Set by stream.c from the opening class. */
+    struct replay_file *replay; /* With --record: this stream's file. */
 };
 
 /* Initializes 'stream'.  'connect_status' is 0 (already connected), EAGAIN
@@ -67,6 +68,7 @@ struct pstream {
     char *name;                 /* Owned. */
     uint16_t bound_port;        /* TCP port, 0 otherwise. */
     bool needs_probes;          /* Set by stream.c from the opening class. */
+    struct replay_file *replay; /* With --record: this pstream's file. */
 };
 
 /* Takes ownership of 'name'. */
@@ -90,6 +92,11 @@ extern const struct pstream_class ptcp_pstream_class;
 extern const struct pstream_class punix_pstream_class;
 extern const struct stream_class ssl_stream_class;      /* stream-ssl.c */
 extern const struct pstream_class pssl_pstream_class;
+
+/* With --replay (lib/replay.h), stream.c opens every name with these
+ * (lib/stream-replay.c) instead of the class the name asks for. */
+int replay_stream_open(const char *name, struct stream **);
+int replay_pstream_listen(const char *name, struct pstream **);
 
 /* Helpers for fd-based classes (lib/stream-fd.c): a stream or pstream over
  * a socket fd, whose class is private to stream-fd.c.  They take ownership

@@ -2,7 +2,9 @@
  *
  * Generic code: name parsing, class dispatch, the connect state machine and
  * the blocking helper.  The classes live in stream-fd.c (socket I/O),
- * stream-tcp.c and stream-unix.c. */
+ * stream-tcp.c and stream-unix.c.  Recording (--record) happens here,
+ * around every class; replaying (--replay) swaps the class for
+ * stream-replay.c's (see replay.h). */
 #include <config.h>
 #include "lib/stream.h"
 
@@ -12,6 +14,7 @@
 #include <string.h>
 #include "lib/allocator.h"
 #include "lib/poll-loop.h"
+#include "lib/replay.h"
 #include "lib/stream-provider.h"
 #include "lib/timeval.h"
 #include "lib/vlog.h"
@@ -84,7 +87,9 @@ stream_name_needs_probes(const char *name)
 {
     const char *suffix;
     const struct stream_class *class = stream_lookup_class(name, &suffix);
-    if (class) {
+    if (replay_is_active()) {
+        return false; /* Probes go by the clock. */
+    } else if (class) {
         return class->needs_probes;
     }
     const struct pstream_class *pclass = pstream_lookup_class(name, &suffix);
@@ -112,15 +117,29 @@ stream_open(const char *name, struct stream **streamp)
     if (!class) {
         return EAFNOSUPPORT;
     }
-    char *suffix_copy = xstrdup(suffix);
-    struct stream *stream;
-    int error = class->open(name, suffix_copy, &stream);
-    free(suffix_copy);
+    struct stream *stream = NULL;
+    int error;
+    if (replay_get_mode() == REPLAY_PLAY) {
+        error = replay_stream_open(name, &stream);
+    } else {
+        char *suffix_copy = xstrdup(suffix);
+        error = class->open(name, suffix_copy, &stream);
+        free(suffix_copy);
+        if (replay_get_mode() == REPLAY_RECORD) {
+            struct replay_file *f = replay_record_start(
+                name, REPLAY_OPEN,
+                error ? -error : stream->state == SCS_CONNECTING);
+            if (!error) {
+                stream->replay = f;
+            }
+        }
+    }
     if (error) {
         VLOG_DBG("%s: connection failed (%s)", name, ovs_strerror(error));
         return error;
     }
-    stream->needs_probes = class->needs_probes;
+    /* Probes go by the clock, which a replay does not reproduce. */
+    stream->needs_probes = class->needs_probes && !replay_is_active();
     *streamp = stream;
     return 0;
 }
@@ -157,6 +176,7 @@ stream_close(struct stream *stream)
     if (stream) {
         char *name = stream->name;
         char *peer_name = stream->peer_name;
+        replay_close(stream->replay);
         stream->class->close(stream);
         free(name);
         free(peer_name);
@@ -193,6 +213,9 @@ stream_connect(struct stream *stream)
             stream->state = SCS_DISCONNECTED;
             stream->error = error;
         }
+        if (error != EAGAIN) {
+            replay_record(stream->replay, REPLAY_CONNECT, -error, NULL, 0);
+        }
     }
     switch (stream->state) {
     case SCS_CONNECTING:
@@ -212,7 +235,15 @@ stream_recv(struct stream *stream, void *buffer, size_t n)
     if (error) {
         return -error;
     }
-    return n ? stream->class->recv(stream, buffer, n) : 0;
+    if (!n) {
+        return 0;
+    }
+    ssize_t retval = stream->class->recv(stream, buffer, n);
+    if (stream->replay) {
+        replay_record(stream->replay, REPLAY_RECV, retval, buffer,
+                      retval > 0 ? retval : 0);
+    }
+    return retval;
 }
 
 ssize_t
@@ -222,7 +253,14 @@ stream_send(struct stream *stream, const void *buffer, size_t n)
     if (error) {
         return -error;
     }
-    return n ? stream->class->send(stream, buffer, n) : 0;
+    if (!n) {
+        return 0;
+    }
+    ssize_t retval = stream->class->send(stream, buffer, n);
+    if (stream->replay) {
+        replay_record(stream->replay, REPLAY_SEND, retval, NULL, 0);
+    }
+    return retval;
 }
 
 void
@@ -316,14 +354,26 @@ pstream_open(const char *name, struct pstream **pstreamp)
     if (!class) {
         return EAFNOSUPPORT;
     }
-    char *suffix_copy = xstrdup(suffix);
-    struct pstream *pstream;
-    int error = class->listen(name, suffix_copy, &pstream);
-    free(suffix_copy);
+    struct pstream *pstream = NULL;
+    int error;
+    if (replay_get_mode() == REPLAY_PLAY) {
+        error = replay_pstream_listen(name, &pstream);
+    } else {
+        char *suffix_copy = xstrdup(suffix);
+        error = class->listen(name, suffix_copy, &pstream);
+        free(suffix_copy);
+        if (replay_get_mode() == REPLAY_RECORD) {
+            struct replay_file *f = replay_record_start(
+                name, REPLAY_LISTEN, error ? -error : pstream->bound_port);
+            if (!error) {
+                pstream->replay = f;
+            }
+        }
+    }
     if (error) {
         return error;
     }
-    pstream->needs_probes = class->needs_probes;
+    pstream->needs_probes = class->needs_probes && !replay_is_active();
     *pstreamp = pstream;
     return 0;
 }
@@ -333,6 +383,7 @@ pstream_close(struct pstream *pstream)
 {
     if (pstream) {
         char *name = pstream->name;
+        replay_close(pstream->replay);
         pstream->class->close(pstream);
         free(name);
     }
@@ -350,10 +401,34 @@ pstream_get_bound_port(const struct pstream *pstream)
     return pstream->bound_port;
 }
 
+/* Records the accept of 'stream' by 'pstream' (or its failure with
+ * 'error'), and opens the new stream's own recording. */
+static void
+record_accept(struct pstream *pstream, int error, struct stream *stream)
+{
+    if (error) {
+        replay_record(pstream->replay, REPLAY_ACCEPT, -error, NULL, 0);
+        return;
+    }
+    const char *peer = stream->peer_name ? stream->peer_name : "";
+    size_t name_size = strlen(stream->name) + 1;
+    size_t size = name_size + strlen(peer);
+    char *names = xmalloc(size + 1);
+    memcpy(names, stream->name, name_size);
+    strcpy(names + name_size, peer);
+    replay_record(pstream->replay, REPLAY_ACCEPT, size, names, size);
+    free(names);
+    stream->replay = replay_record_start(stream->name, REPLAY_OPEN,
+                                         stream->state == SCS_CONNECTING);
+}
+
 int
 pstream_accept(struct pstream *pstream, struct stream **streamp)
 {
     int error = pstream->class->accept(pstream, streamp);
+    if (pstream->replay) {
+        record_accept(pstream, error, *streamp);
+    }
     if (error) {
         *streamp = NULL;
         return error;

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/random.h>
+#include "lib/replay.h"
 
 /* xoshiro256** state, seeded from getrandom() on first use. */
 static uint64_t rng_state[4];
@@ -46,6 +47,8 @@ rng_seed(void)
         rng_state[2] = 0xbf58476d1ce4e5b9ULL;
         rng_state[3] = 0x94d049bb133111ebULL;
     }
+    /* A replay must insert rows with the UUIDs the recorded run gave. */
+    replay_save_seed("uuid-seed", rng_state, sizeof rng_state);
     rng_seeded = true;
 }
 

@@ -29,6 +29,7 @@
 #include "lib/json-util.h"
 #include "lib/jsonrpc.h"
 #include "lib/poll-loop.h"
+#include "lib/replay.h"
 #include "lib/stream.h"
 #include "lib/stream-ssl.h"
 #include "lib/unixctl.h"
@@ -174,6 +175,7 @@ usage(void)
            "  --timestamp                 timestamp \"monitor\" output\n");
     daemon_usage();
     vlog_usage();
+    replay_usage();
     printf("\nOther options:\n"
            "  -t, --timeout=SECS          exit after SECS seconds\n"
            "  --force                     with restore, replace a database "
@@ -207,9 +209,9 @@ parse_options(int argc, char *argv[])
         OPT_FORCE,
         OPT_NO_LEADER_ONLY,
         OPT_IGNORED_ARG,
-        OPT_UNSUPPORTED,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
+        REPLAY_OPTION_ENUMS,
         STREAM_SSL_OPTION_ENUMS,
     };
     static const struct option long_options[] = {
@@ -228,8 +230,8 @@ parse_options(int argc, char *argv[])
         { "leader-only", no_argument, NULL, OPT_IGNORED_ARG },
         { "db-change-aware", no_argument, &db_change_aware, 1 },
         { "no-db-change-aware", no_argument, &db_change_aware, 0 },
-        { "record", optional_argument, NULL, OPT_UNSUPPORTED },
-        { "replay", optional_argument, NULL, OPT_UNSUPPORTED },
+        { "record", optional_argument, NULL, OPT_RECORD },
+        { "replay", optional_argument, NULL, OPT_REPLAY },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         DAEMON_LONG_OPTIONS,
@@ -294,9 +296,6 @@ parse_options(int argc, char *argv[])
         case OPT_NO_LEADER_ONLY:
         case OPT_IGNORED_ARG:
             break;
-        case OPT_UNSUPPORTED:
-            ovs_fatal(0, "--%s is not supported by this client",
-                      long_options[idx].name);
         case 'h':
             usage();
         case 'V':
@@ -304,6 +303,7 @@ parse_options(int argc, char *argv[])
             exit(0);
         DAEMON_OPTION_HANDLERS
         VLOG_OPTION_HANDLERS
+        REPLAY_OPTION_HANDLERS
         STREAM_SSL_OPTION_HANDLERS
         case 0: /* A flag getopt set itself. */
             break;

@@ -15,6 +15,7 @@
 #include "lib/dirs.h"
 #include "lib/ds.h"
 #include "lib/poll-loop.h"
+#include "lib/replay.h"
 #include "lib/process.h"
 #include "lib/stream-ssl.h"
 #include "lib/unixctl.h"
@@ -94,8 +95,8 @@ usage(void)
            "database files,\n"
            "                          not column diffs\n"
            "  -h, --help              display this help message\n"
-           "  -V, --version           display version information\n"
-           "Not supported: --record, --replay.\n");
+           "  -V, --version           display version information\n");
+    replay_usage();
     exit(EXIT_SUCCESS);
 }
 
@@ -112,9 +113,9 @@ parse_options(int argc, char *argv[], struct options *opts)
         OPT_IGNORED_NOARG,
         OPT_NO_COLUMN_DIFF,
         OPT_RUN,
-        OPT_UNSUPPORTED,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
+        REPLAY_OPTION_ENUMS,
         STREAM_SSL_OPTION_ENUMS
     };
     static const struct option long_options[] = {
@@ -129,9 +130,8 @@ parse_options(int argc, char *argv[], struct options *opts)
         /* ovn-ctl passes it when --help lists it (ovsdb/format/record.h). */
         { "disable-file-column-diff", no_argument, NULL, OPT_NO_COLUMN_DIFF },
         { "run", required_argument, NULL, OPT_RUN },
-        /* The reference's, refused by name rather than ignored. */
-        { "record", optional_argument, NULL, OPT_UNSUPPORTED },
-        { "replay", optional_argument, NULL, OPT_UNSUPPORTED },
+        { "record", optional_argument, NULL, OPT_RECORD },
+        { "replay", optional_argument, NULL, OPT_REPLAY },
         DAEMON_LONG_OPTIONS,
         VLOG_LONG_OPTIONS,
         STREAM_SSL_LONG_OPTIONS,
@@ -179,12 +179,10 @@ parse_options(int argc, char *argv[], struct options *opts)
             break;
         case OPT_IGNORED_NOARG:
             break;
-        case OPT_UNSUPPORTED:
-            ovs_fatal(0, "--%s is not supported by this server",
-                      long_options[idx].name);
-        DAEMON_OPTION_HANDLERS
-        VLOG_OPTION_HANDLERS
-        OVSDB_SSL_CONFIG_OPTION_HANDLERS(&opts->ssl, c)
+            DAEMON_OPTION_HANDLERS
+            VLOG_OPTION_HANDLERS
+            REPLAY_OPTION_HANDLERS
+            OVSDB_SSL_CONFIG_OPTION_HANDLERS(&opts->ssl, c)
         case '?':
             exit(EXIT_FAILURE);
         default:

@@ -12,6 +12,7 @@
 #include "lib/ds.h"
 #include "lib/jsonrpc.h"
 #include "lib/poll-loop.h"
+#include "lib/replay.h"
 #include "lib/reconnect.h"
 #include "lib/stream.h"
 #include "lib/timeval.h"
@@ -236,7 +237,12 @@ remote_try_open(struct remote *r)
             VLOG_ERR("%s: listen failed: %s", r->name, ovs_strerror(error));
         }
         r->last_error = error;
-        r->retry_at = time_msec() + REMOTE_RETRY_INTERVAL;
+        /* Retries go by the clock, which a replay does not reproduce:
+         * with --record or --replay a listener that failed stays failed,
+         * as the reference's always does. */
+        r->retry_at = (replay_is_active()
+                           ? LLONG_MAX
+                           : time_msec() + REMOTE_RETRY_INTERVAL);
     } else {
         r->last_error = 0;
     }
@@ -597,7 +603,15 @@ ovsdb_server_run(struct ovsdb_server *srv)
     /* Last: send what this pass queued (replies, monitor updates), so that
      * clients get them now, not after the next poll.  Anything that must
      * happen before a reply leaves (the commit reaching the log) has been
-     * done above. */
+     * done above.  Sessions with monitor updates go first: a client that
+     * got the reply to its transaction and then reads its own monitor on
+     * another connection finds the update already there (the order of
+     * sessions in the array is otherwise arbitrary). */
+    for (size_t i = 0; i < srv->n_sessions; i++) {
+        if (ovsdb_session_has_updates(srv->sessions[i].session)) {
+            ovsdb_session_flush(srv->sessions[i].session);
+        }
+    }
     for (size_t i = 0; i < srv->n_sessions; i++) {
         ovsdb_session_flush(srv->sessions[i].session);
     }

@@ -89,6 +89,8 @@ struct ovsdb_session {
     bool paused;           /* Not reading: backlog over the limit. */
     size_t allowance;      /* Extra backlog allowed for big replies. */
     size_t n_pending;      /* Monitors with pending changes. */
+    bool has_updates;      /* Monitor updates queued since the last
+                            * ovsdb_session_flush(). */
     struct held_msg *held; /* Held messages, oldest first. */
     size_t n_held, allocated_held;
 };

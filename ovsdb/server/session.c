@@ -678,6 +678,7 @@ monitor_update_cb(void *sm_, const struct ovsdb_monitor_update *u)
     iov[n].iov_base = "]}";
     iov[n++].iov_len = 2;
     send_iov(s, iov, n);
+    s->has_updates = true;
 }
 
 /* Queues 'sm''s pending changes as one merged update and forgets them. */
@@ -702,6 +703,7 @@ send_pending(struct ovsdb_session *s, struct session_monitor *sm)
          * transactions already written. */
         send_text(s, &out);
         ds_destroy(&out);
+        s->has_updates = true;
     }
     ovsdb_monitor_pending_destroy(sm->pending);
     sm->pending = NULL;
@@ -1357,6 +1359,7 @@ ovsdb_session_run(struct ovsdb_session *s)
 void
 ovsdb_session_flush(struct ovsdb_session *s)
 {
+    s->has_updates = false;
     if (jsonrpc_session_get_backlog(s->js)) {
         jsonrpc_session_flush(s->js);
         if (!jsonrpc_session_get_backlog(s->js)) {
@@ -1366,6 +1369,12 @@ ovsdb_session_flush(struct ovsdb_session *s)
     if (flush_pending_if_drained(s)) {
         jsonrpc_session_flush(s->js);
     }
+}
+
+bool
+ovsdb_session_has_updates(const struct ovsdb_session *s)
+{
+    return s->has_updates;
 }
 
 void

@@ -39,6 +39,9 @@ void ovsdb_session_wait(struct ovsdb_session *);
  * session at the end of each pass of its loop, so that replies leave as
  * soon as the pass's work is done rather than on the next pass. */
 void ovsdb_session_flush(struct ovsdb_session *);
+/* True if monitor updates were queued on the session since its last
+ * ovsdb_session_flush(): the server flushes those sessions first. */
+bool ovsdb_session_has_updates(const struct ovsdb_session *);
 bool ovsdb_session_is_alive(const struct ovsdb_session *);
 const char *ovsdb_session_get_name(const struct ovsdb_session *);
 
