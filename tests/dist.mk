@@ -309,6 +309,7 @@ EXTRA_DIST += \
 	tests/server/pipeline.py \
 	tests/server/pipeline.sh \
 	tests/server/probe.sh \
+	tests/server/record-replay.sh \
 	tests/server/remote-status.sh \
 	tests/server/robust.py \
 	tests/server/run-command.sh \
