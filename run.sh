@@ -25,10 +25,12 @@ build_pkgs="build-essential autoconf automake libtool pkg-config
 # compare replies and to prove interoperability), python3 and openssl, man
 # (to check our manual pages); systemd-analyze, where present, checks our
 # unit; make check-upstream builds Open vSwitch's test suite from
-# openvswitch-source (and its tests need python3-sortedcontainers).
+# openvswitch-source (and its tests need python3-sortedcontainers);
+# CI's package pass builds the Debian package with debhelper.
 test_pkgs="python3 openssl procps openvswitch-common openvswitch-switch
     python3-openvswitch ovn-common ovn-central python3-ovsdbapp gnuplot-nox
-    man-db groff-base openvswitch-source python3-sortedcontainers"
+    man-db groff-base openvswitch-source python3-sortedcontainers
+    debhelper"
 
 install_missing() {
     missing=

@@ -100,3 +100,10 @@ check-upstream: $(bin_PROGRAMS) $(sbin_PROGRAMS)
 	OVSDB_BUILDDIR=$(abs_top_builddir) \
 	  $(SHELL) $(top_srcdir)/tests/upstream/run $(UPSTREAM_FLAGS)
 .PHONY: check-upstream
+
+# "make check-package": builds the Debian package, installs it beside Open
+# vSwitch's, runs ovs-ctl and ovn-ctl on it, purges it (tests/package/check;
+# as root: it changes the machine's packages and puts them back).
+check-package:
+	$(SHELL) $(top_srcdir)/tests/package/check $(abs_top_builddir)/package
+.PHONY: check-package

@@ -232,6 +232,8 @@ EXTRA_DIST += \
 	tests/e2e/messages.sh \
 	tests/e2e/options.sh \
 	tests/e2e/ovs-ctl.sh \
+	tests/e2e/ovsdb-appctl.sh \
+	tests/e2e/readme.sh \
 	tests/e2e/rundir.sh \
 	tests/e2e/unixctl-appctl.sh \
 	tests/e2e/version.sh \
@@ -251,6 +253,7 @@ EXTRA_DIST += \
 	tests/interop/pyidl.sh \
 	tests/interop/vsctl.sh \
 	tests/ovsdb-exec.c \
+	tests/package/check \
 	tests/relay/backup-checks.sh \
 	tests/relay/backup-ours-ours.sh \
 	tests/relay/backup-ours-ref.sh \

@@ -11,6 +11,7 @@ make -s -C "$OVSDB_BUILDDIR" install DESTDIR="$dest" >install.log 2>&1 \
 prefix=$(sed -n 's/^prefix = //p' "$OVSDB_BUILDDIR/Makefile")
 root=$dest$prefix
 for f in sbin/ovsdb-server bin/ovsdb-tool bin/ovsdb-client \
+         bin/ovsdb-appctl share/man/man1/ovsdb-appctl.1 \
          share/man/man1/ovsdb-server.1 share/man/man1/ovsdb-tool.1 \
          share/man/man1/ovsdb-client.1 share/ovsdb/example.ovsschema \
          share/ovsdb/vswitch.ovsschema lib/systemd/system/ovsdb.service; do
@@ -20,7 +21,7 @@ done
 find "$dest" -name 'openvswitch*' -o -name 'ovsdb-server.service' \
     | grep . && fail "installed under Open vSwitch's names"
 if command -v man >/dev/null; then
-    for p in ovsdb-server ovsdb-tool ovsdb-client; do
+    for p in ovsdb-server ovsdb-tool ovsdb-client ovsdb-appctl; do
         MANWIDTH=80 man --warnings -l "$root/share/man/man1/$p.1" \
             >/dev/null 2>warn || fail "installed $p.1 does not render"
         [ ! -s warn ] || fail "installed $p.1: $(cat warn)"
