@@ -21,6 +21,7 @@ lib_libsupport_a_SOURCES += \
 	lib/jsonrpc.c lib/jsonrpc.h \
 	lib/poll-loop.c lib/poll-loop.h \
 	lib/process.c lib/process.h \
+	lib/progress.c lib/progress.h \
 	lib/reconnect.c lib/reconnect.h \
 	lib/replay.c lib/replay.h lib/stream-replay.c \
 	lib/socket-util.c lib/socket-util.h \

@@ -26,6 +26,7 @@
 #include "lib/json-util.h"
 #include "lib/ds.h"
 #include "lib/poll-loop.h"
+#include "lib/progress.h"
 #include "lib/reconnect.h"
 #include "lib/replay.h"
 #include "lib/refbuf.h"
@@ -957,26 +958,34 @@ int
 jsonrpc_send_block(struct jsonrpc *rpc, struct jsonrpc_msg *msg)
 {
     int error = jsonrpc_send(rpc, msg);
+    size_t total = jsonrpc_get_backlog(rpc);
+    progress_begin("sending", total, PROGRESS_BYTES);
     while (!error) {
         jsonrpc_run(rpc);
         error = jsonrpc_get_status(rpc);
         if (error || !jsonrpc_get_backlog(rpc)) {
             break;
         }
+        progress_update(total - jsonrpc_get_backlog(rpc));
         jsonrpc_wait(rpc);
         poll_block();
     }
+    progress_end();
     return error;
 }
 
 int
 jsonrpc_recv_block(struct jsonrpc *rpc, struct jsonrpc_msg **msgp)
 {
+    progress_begin("receiving", 0, PROGRESS_BYTES);
     for (;;) {
         int error = jsonrpc_recv(rpc, msgp);
         if (error != EAGAIN) {
+            progress_end();
             return error;
         }
+        /* The part of the next message received so far. */
+        progress_update(rpc->len - rpc->start);
         jsonrpc_run(rpc);
         jsonrpc_wait(rpc);
         jsonrpc_recv_wait(rpc);

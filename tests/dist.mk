@@ -335,6 +335,7 @@ EXTRA_DIST += \
 	tests/storage/lock-interop.sh \
 	tests/storage/no-column-diff.sh \
 	tests/storage/old-format.sh \
+	tests/storage/progress.sh \
 	tests/storage/ref-server-file.sh \
 	tests/storage/server-durability.sh \
 	tests/storage/symlink.sh \

@@ -29,6 +29,7 @@
 #include "lib/json-util.h"
 #include "lib/jsonrpc.h"
 #include "lib/poll-loop.h"
+#include "lib/progress.h"
 #include "lib/replay.h"
 #include "lib/stream.h"
 #include "lib/stream-ssl.h"
@@ -1030,12 +1031,14 @@ do_needs_conversion(struct context *ctx)
 static void
 do_backup(struct context *ctx)
 {
+    progress_enable("backup");
     client_backup(context_rpc(ctx), ctx->database);
 }
 
 static void
 do_restore(struct context *ctx)
 {
+    progress_enable("restore");
     client_restore(context_rpc(ctx), ctx->database, force);
 }
 

@@ -8,6 +8,7 @@
 #include "lib/allocator.h"
 #include "lib/ds.h"
 #include "lib/json-util.h"
+#include "lib/progress.h"
 #include "lib/timeval.h"
 #include "lib/uuid.h"
 #include "ovsdb/engine/datum.h"
@@ -201,6 +202,13 @@ ovsdb_file_put_snapshot(struct ds *out, const struct ovsdb *db,
     /* Streamed row by row: a json_t of the whole database would cost
      * several times its serialized size in memory. */
     ds_put_char(out, '{');
+    uint64_t n_rows = 0, n_done = 0;
+    if (progress_is_enabled()) {
+        for (size_t i = 0; i < ovsdb_n_tables(db); i++) {
+            n_rows += ovsdb_table_n_rows(ovsdb_get_table_by_index(db, i));
+        }
+        progress_begin("writing", n_rows, PROGRESS_ROWS);
+    }
     for (size_t i = 0; i < ovsdb_n_tables(db); i++) {
         const struct ovsdb_table *t = ovsdb_get_table_by_index(db, i);
         if (!ovsdb_table_n_rows(t)) {
@@ -218,9 +226,11 @@ ovsdb_file_put_snapshot(struct ds *out, const struct ovsdb *db,
             jsonx_put(out, cols);
             json_decref(cols);
             first = false;
+            progress_update(++n_done);
         }
         ds_put_cstr(out, "},");
     }
+    progress_end();
     if (comment) {
         ds_put_cstr(out, "\"_comment\":");
         put_string(out, comment);
@@ -327,6 +337,13 @@ ovsdb_file_convert(const struct ovsdb *src, const struct ovsdb_schema *schema,
                    struct ovsdb **dstp)
 {
     struct ovsdb *dst = ovsdb_create(ovsdb_schema_clone(schema));
+    uint64_t n_rows = 0, n_done = 0;
+    if (progress_is_enabled()) {
+        for (size_t i = 0; i < ovsdb_n_tables(src); i++) {
+            n_rows += ovsdb_table_n_rows(ovsdb_get_table_by_index(src, i));
+        }
+        progress_begin("converting", n_rows, PROGRESS_ROWS);
+    }
     for (size_t i = 0; i < ovsdb_n_tables(dst); i++) {
         struct ovsdb_table *dt = ovsdb_get_table_by_index(dst, i);
         const struct ovsdb_table *st = ovsdb_get_table(src, dt->schema->name);
@@ -343,11 +360,14 @@ ovsdb_file_convert(const struct ovsdb *src, const struct ovsdb_schema *schema,
                 ovsdb_row_destroy(new);
                 ovsdb_destroy(dst);
                 *dstp = NULL;
+                progress_end();
                 return error;
             }
             ovsdb_table_put_row(dt, new);
+            progress_update(++n_done);
         }
     }
+    progress_end();
     *dstp = dst;
     return NULL;
 }

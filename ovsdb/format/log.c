@@ -18,6 +18,7 @@
 #include "lib/dirs.h"
 #include "lib/ds.h"
 #include "lib/json-util.h"
+#include "lib/progress.h"
 #include "lib/sha1.h"
 #include "ovsdb/engine/error.h"
 
@@ -55,6 +56,7 @@ struct ovsdb_log {
     char *rbuf;
     size_t rbuf_pos, rbuf_len;
     bool eof;
+    bool progress; /* Reading is shown by lib/progress. */
 };
 
 /* ---------------------------------------------------------------------
@@ -801,10 +803,27 @@ ovsdb_log_read(struct ovsdb_log *log, json_t **jsonp)
     *jsonp = NULL;
     switch (log->state) {
     case LOG_READ: {
+        if (progress_is_enabled() && !log->progress) {
+            /* Only the command-line tools turn it on (lib/progress.h). */
+            struct stat st;
+            log->progress = true;
+            progress_begin("reading",
+                           (!fstat(log->fd, &st) && S_ISREG(st.st_mode)
+                                ? st.st_size
+                                : 0),
+                           PROGRESS_BYTES);
+        }
         struct ovsdb_error *error = read_record(log, jsonp);
         if (error) {
             log->state = LOG_READ_ERROR;
             log->error = ovsdb_error_clone(error);
+        }
+        if (log->progress) {
+            if (error || !*jsonp) {
+                progress_end();
+            } else {
+                progress_update(log->offset);
+            }
         }
         return error;
     }

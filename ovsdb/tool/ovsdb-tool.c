@@ -25,6 +25,7 @@
 #include "lib/ds.h"
 #include "lib/hash.h"
 #include "lib/json-util.h"
+#include "lib/progress.h"
 #include "lib/vlog.h"
 #include "ovsdb/format/cluster-file.h"
 #include "ovsdb/engine/datum.h"
@@ -495,6 +496,7 @@ write_db(struct ovsdb_log *log, const char *target, const struct ovsdb *db,
 static void
 do_compact(int argc, char *argv[])
 {
+    progress_enable("compact");
     char *path = arg_or(argc, argv, 1, default_db);
     const char *target = argc > 2 ? argv[2] : NULL;
     struct ovsdb *db;
@@ -511,6 +513,7 @@ do_compact(int argc, char *argv[])
 static void
 do_convert(int argc, char *argv[])
 {
+    progress_enable("convert");
     char *path = arg_or(argc, argv, 1, default_db);
     struct ovsdb_schema *schema = read_schema_file(argc, argv, 2);
     const char *target = argc > 3 ? argv[3] : NULL;
@@ -936,6 +939,7 @@ write_standalone_record(struct ovsdb_log *out, const json_t *json)
 static void
 do_cluster_to_standalone(int argc OVS_UNUSED, char *argv[])
 {
+    progress_enable("cluster-to-standalone");
     const char *standalone = argv[1];
     const char *clustered = argv[2];
     struct ovsdb_log *log = open_any(clustered);
