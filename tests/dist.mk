@@ -342,6 +342,7 @@ EXTRA_DIST += \
 	tests/storage/test.ovsschema \
 	tests/storage/test2.ovsschema \
 	tests/storage/tool-reports.sh \
+	tests/ttyrun.py \
 	tests/unit/check.h \
 	tests/unit/client/test-table-format.c \
 	tests/unit/engine/test-condition.c \
