@@ -1069,9 +1069,10 @@ jsonrpc_session_open(const char *name, bool retry)
     if (!retry) {
         reconnect_set_max_tries(s->reconnect, 1);
     }
-    reconnect_set_probe_interval(s->reconnect,
-                                 stream_name_needs_probes(name)
-                                 ? RECONNECT_DEFAULT_PROBE_INTERVAL : 0);
+    int probe = (stream_name_needs_probes(name)
+                     ? RECONNECT_DEFAULT_PROBE_INTERVAL
+                     : 0);
+    jsonrpc_session_set_probe_interval(s, probe);
     return s;
 }
 
@@ -1082,9 +1083,10 @@ jsonrpc_session_open_unreliably(struct jsonrpc *rpc)
     long long now = time_msec();
 
     reconnect_set_max_tries(s->reconnect, 0);
-    reconnect_set_probe_interval(
-        s->reconnect, stream_needs_probes(jsonrpc_get_stream(rpc))
-                      ? RECONNECT_DEFAULT_PROBE_INTERVAL : 0);
+    int probe = (stream_needs_probes(jsonrpc_get_stream(rpc))
+                     ? RECONNECT_DEFAULT_PROBE_INTERVAL
+                     : 0);
+    jsonrpc_session_set_probe_interval(s, probe);
     reconnect_connected(s->reconnect, now);
     s->rpc = rpc;
     return s;
@@ -1389,7 +1391,8 @@ jsonrpc_session_set_probe_interval(struct jsonrpc_session *s,
                                    int probe_interval)
 {
     if (replay_is_active()) {
-        /* Probes go by the clock, which a replay does not reproduce. */
+        /* Every probe interval comes through here.  Probes go by the
+         * clock, which a replay does not reproduce (lib/replay.h). */
         probe_interval = 0;
     }
     reconnect_set_probe_interval(s->reconnect, probe_interval);

@@ -140,7 +140,8 @@ write_record(struct replay_file *f, uint32_t event, enum replay_kind kind,
 }
 
 struct replay_file *
-replay_record_start(const char *name, enum replay_kind kind, int value)
+replay_record_start(const char *name, enum replay_kind kind, int value,
+                    const void *data, size_t size)
 {
     char *path = next_path(name);
     struct replay_file *f = file_open(path, "wb");
@@ -154,7 +155,7 @@ replay_record_start(const char *name, enum replay_kind kind, int value)
     if (fwrite(magic, strlen(magic), 1, f->stream) != 1) {
         VLOG_ERR("%s: write failed (%s)", f->path, ovs_strerror(errno));
     }
-    write_record(f, UNORDERED, kind, value, NULL, 0);
+    write_record(f, UNORDERED, kind, value, data, size);
     if (value < 0) {
         replay_close(f);
         return NULL;
@@ -218,7 +219,8 @@ take(struct replay_file *f, void *data, size_t size)
 }
 
 struct replay_file *
-replay_play_start(const char *name, enum replay_kind kind, int *value)
+replay_play_start(const char *name, enum replay_kind kind, int *value,
+                  void *data, size_t size)
 {
     char *path = next_path(name);
     struct replay_file *f = file_open(path, "rb");
@@ -247,7 +249,7 @@ replay_play_start(const char *name, enum replay_kind kind, int *value)
         return NULL;
     }
     *value = f->next_value;
-    take(f, NULL, 0);
+    take(f, data, size);
     if (*value < 0) {
         replay_close(f);
         return NULL;
@@ -279,34 +281,18 @@ replay_play_pending(const struct replay_file *f)
 void
 replay_save_seed(const char *name, void *seed, size_t size)
 {
-    if (mode == REPLAY_OFF) {
-        return;
+    /* A seed's file is one record: RECV of the seed's bytes. */
+    if (mode == REPLAY_RECORD) {
+        replay_close(replay_record_start(name, REPLAY_RECV, size, seed, size));
+    } else if (mode == REPLAY_PLAY) {
+        int value;
+        struct replay_file *f = replay_play_start(name, REPLAY_RECV, &value,
+                                                  seed, size);
+        if (!f || value != (int) size) {
+            ovs_fatal(0, "%s: no random seed in the recording", name);
+        }
+        replay_close(f);
     }
-    /* A seed file is the magic line and the bytes, nothing else. */
-    char *path = next_path(name);
-    bool record = mode == REPLAY_RECORD;
-    FILE *stream = fopen(path, record ? "wb" : "rb");
-    bool ok = stream != NULL;
-    if (ok && record) {
-        ok = (fwrite(magic, strlen(magic), 1, stream) == 1
-              && fwrite(seed, size, 1, stream) == 1);
-    } else if (ok) {
-        char buf[sizeof magic - 1];
-        ok = (fread(buf, sizeof buf, 1, stream) == 1
-              && !memcmp(buf, magic, sizeof buf)
-              && fread(seed, size, 1, stream) == 1);
-    }
-    if (stream && fclose(stream)) {
-        ok = false;
-    }
-    if (!ok && record) {
-        VLOG_ERR("%s: cannot save the random seed: the recording will not "
-                 "replay exactly",
-                 path);
-    } else if (!ok) {
-        ovs_fatal(0, "%s: no random seed in the recording", path);
-    }
-    free(path);
 }
 
 void

@@ -78,17 +78,19 @@ struct replay_file;
  * could not be created or if 'value' is negative (a failed open has
  * nothing more to say). */
 struct replay_file *replay_record_start(const char *name, enum replay_kind,
-                                        int value);
+                                        int value, const void *data,
+                                        size_t size);
 /* Appends an ordered record to 'f' (NULL: does nothing). */
 void replay_record(struct replay_file *f, enum replay_kind, int value,
                    const void *data, size_t size);
 
 /* Replaying.  Opens the next file for 'name' and reads its first record,
- * which must be of 'kind': stores its value in '*value'.  Returns the file,
- * or NULL with '*value' set to -errno if there is no such file or it is
- * not a recording. */
+ * which must be of 'kind': stores its value in '*value' and up to 'size'
+ * bytes of its body in 'data' (may be NULL).  Returns the file, or NULL
+ * with '*value' set to -errno if there is no such file or it is not a
+ * recording. */
 struct replay_file *replay_play_start(const char *name, enum replay_kind,
-                                      int *value);
+                                      int *value, void *data, size_t size);
 /* If the next record of 'f' is of 'kind' and its turn has come, takes it:
  * stores its value in '*value', and (if 'data' is nonnull) its bytes,
  * at most 'size' of them, in 'data'.  Returns true if it took one. */

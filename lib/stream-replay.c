@@ -30,7 +30,8 @@ int
 replay_stream_open(const char *name, struct stream **streamp)
 {
     int value;
-    struct replay_file *f = replay_play_start(name, REPLAY_OPEN, &value);
+    struct replay_file *f = replay_play_start(name, REPLAY_OPEN, &value, NULL,
+                                              0);
     if (!f) {
         return value < 0 ? -value : EPROTO;
     }
@@ -124,7 +125,8 @@ int
 replay_pstream_listen(const char *name, struct pstream **pstreamp)
 {
     int value;
-    struct replay_file *f = replay_play_start(name, REPLAY_LISTEN, &value);
+    struct replay_file *f = replay_play_start(name, REPLAY_LISTEN, &value,
+                                              NULL, 0);
     if (!f) {
         return value < 0 ? -value : EPROTO;
     }

@@ -87,9 +87,7 @@ stream_name_needs_probes(const char *name)
 {
     const char *suffix;
     const struct stream_class *class = stream_lookup_class(name, &suffix);
-    if (replay_is_active()) {
-        return false; /* Probes go by the clock. */
-    } else if (class) {
+    if (class) {
         return class->needs_probes;
     }
     const struct pstream_class *pclass = pstream_lookup_class(name, &suffix);
@@ -128,7 +126,7 @@ stream_open(const char *name, struct stream **streamp)
         if (replay_get_mode() == REPLAY_RECORD) {
             struct replay_file *f = replay_record_start(
                 name, REPLAY_OPEN,
-                error ? -error : stream->state == SCS_CONNECTING);
+                error ? -error : stream->state == SCS_CONNECTING, NULL, 0);
             if (!error) {
                 stream->replay = f;
             }
@@ -138,8 +136,7 @@ stream_open(const char *name, struct stream **streamp)
         VLOG_DBG("%s: connection failed (%s)", name, ovs_strerror(error));
         return error;
     }
-    /* Probes go by the clock, which a replay does not reproduce. */
-    stream->needs_probes = class->needs_probes && !replay_is_active();
+    stream->needs_probes = class->needs_probes;
     *streamp = stream;
     return 0;
 }
@@ -364,7 +361,8 @@ pstream_open(const char *name, struct pstream **pstreamp)
         free(suffix_copy);
         if (replay_get_mode() == REPLAY_RECORD) {
             struct replay_file *f = replay_record_start(
-                name, REPLAY_LISTEN, error ? -error : pstream->bound_port);
+                name, REPLAY_LISTEN, error ? -error : pstream->bound_port,
+                NULL, 0);
             if (!error) {
                 pstream->replay = f;
             }
@@ -373,7 +371,7 @@ pstream_open(const char *name, struct pstream **pstreamp)
     if (error) {
         return error;
     }
-    pstream->needs_probes = class->needs_probes && !replay_is_active();
+    pstream->needs_probes = class->needs_probes;
     *pstreamp = pstream;
     return 0;
 }
@@ -419,7 +417,8 @@ record_accept(struct pstream *pstream, int error, struct stream *stream)
     replay_record(pstream->replay, REPLAY_ACCEPT, size, names, size);
     free(names);
     stream->replay = replay_record_start(stream->name, REPLAY_OPEN,
-                                         stream->state == SCS_CONNECTING);
+                                         stream->state == SCS_CONNECTING, NULL,
+                                         0);
 }
 
 int

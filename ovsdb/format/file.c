@@ -202,13 +202,8 @@ ovsdb_file_put_snapshot(struct ds *out, const struct ovsdb *db,
     /* Streamed row by row: a json_t of the whole database would cost
      * several times its serialized size in memory. */
     ds_put_char(out, '{');
-    uint64_t n_rows = 0, n_done = 0;
-    if (progress_is_enabled()) {
-        for (size_t i = 0; i < ovsdb_n_tables(db); i++) {
-            n_rows += ovsdb_table_n_rows(ovsdb_get_table_by_index(db, i));
-        }
-        progress_begin("writing", n_rows, PROGRESS_ROWS);
-    }
+    uint64_t n_done = 0;
+    progress_begin("writing", ovsdb_n_rows(db), PROGRESS_ROWS);
     for (size_t i = 0; i < ovsdb_n_tables(db); i++) {
         const struct ovsdb_table *t = ovsdb_get_table_by_index(db, i);
         if (!ovsdb_table_n_rows(t)) {
@@ -337,13 +332,8 @@ ovsdb_file_convert(const struct ovsdb *src, const struct ovsdb_schema *schema,
                    struct ovsdb **dstp)
 {
     struct ovsdb *dst = ovsdb_create(ovsdb_schema_clone(schema));
-    uint64_t n_rows = 0, n_done = 0;
-    if (progress_is_enabled()) {
-        for (size_t i = 0; i < ovsdb_n_tables(src); i++) {
-            n_rows += ovsdb_table_n_rows(ovsdb_get_table_by_index(src, i));
-        }
-        progress_begin("converting", n_rows, PROGRESS_ROWS);
-    }
+    uint64_t n_done = 0;
+    progress_begin("converting", ovsdb_n_rows(src), PROGRESS_ROWS);
     for (size_t i = 0; i < ovsdb_n_tables(dst); i++) {
         struct ovsdb_table *dt = ovsdb_get_table_by_index(dst, i);
         const struct ovsdb_table *st = ovsdb_get_table(src, dt->schema->name);
