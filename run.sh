@@ -26,11 +26,14 @@ build_pkgs="build-essential autoconf automake libtool pkg-config
 # (to check our manual pages); systemd-analyze, where present, checks our
 # unit; make check-upstream builds Open vSwitch's test suite from
 # openvswitch-source (and its tests need python3-sortedcontainers);
-# CI's package pass builds the Debian package with debhelper.
+# CI's package pass builds the Debian package with debhelper;
+# prometheus (its promtool and server) checks and scrapes our metrics,
+# curl reads them in the README; nftables makes the fault-injection
+# suite's partitions and packet loss (tests/faults).
 test_pkgs="python3 openssl procps openvswitch-common openvswitch-switch
     python3-openvswitch ovn-common ovn-central python3-ovsdbapp gnuplot-nox
     man-db groff-base openvswitch-source python3-sortedcontainers
-    debhelper"
+    debhelper prometheus curl nftables"
 
 install_missing() {
     missing=

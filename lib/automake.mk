@@ -5,6 +5,7 @@ lib_libsupport_a_SOURCES = \
 	lib/ds.c lib/ds.h \
 	lib/hash.c lib/hash.h \
 	lib/hmap.c lib/hmap.h \
+	lib/prom.c lib/prom.h \
 	lib/refbuf.c lib/refbuf.h \
 	lib/sha1.c lib/sha1.h \
 	lib/util.c lib/util.h \
@@ -18,6 +19,7 @@ lib_libsupport_a_SOURCES += \
 	lib/daemon.c lib/daemon.h \
 	lib/dirs.c lib/dirs.h \
 	lib/fatal-signal.c lib/fatal-signal.h \
+	lib/http-server.c lib/http-server.h \
 	lib/jsonrpc.c lib/jsonrpc.h \
 	lib/poll-loop.c lib/poll-loop.h \
 	lib/process.c lib/process.h \
@@ -32,5 +34,6 @@ lib_libsupport_a_SOURCES += \
 	lib/vlog.c lib/vlog.h
 # (security) TLS streams.
 lib_libsupport_a_SOURCES += \
-	lib/stream-ssl.c lib/stream-ssl.h
+	lib/stream-ssl.c lib/stream-ssl.h \
+	lib/handshake-pool.c lib/handshake-pool.h
 EXTRA_DIST += lib/README.md

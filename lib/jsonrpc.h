@@ -152,6 +152,26 @@ size_t jsonrpc_get_backlog(const struct jsonrpc *);
 /* Returns the number of bytes received so far. */
 unsigned long long jsonrpc_get_received_bytes(const struct jsonrpc *);
 
+/* The kind of stream a connection runs over, told by its name's first
+ * word ("unix", "tcp", "ssl"; anything else is "other"), for statistics
+ * by transport. */
+enum jsonrpc_transport {
+    JSONRPC_UNIX,
+    JSONRPC_TCP,
+    JSONRPC_SSL,
+    JSONRPC_OTHER,
+    JSONRPC_N_TRANSPORTS
+};
+enum jsonrpc_transport jsonrpc_transport_of(const char *stream_name);
+const char *jsonrpc_transport_to_string(enum jsonrpc_transport);
+
+/* Bytes received and sent by every connection of the process over
+ * 'transport' so far (two additions per read or write: cheap enough to
+ * always count). */
+void jsonrpc_get_totals(enum jsonrpc_transport transport,
+                        unsigned long long *received,
+                        unsigned long long *sent);
+
 /* Returns the stream's name; borrowed (valid until close). */
 const char *jsonrpc_get_name(const struct jsonrpc *);
 /* Returns the underlying stream; borrowed (valid until close). */
@@ -259,6 +279,10 @@ const char *jsonrpc_session_get_name(const struct jsonrpc_session *);
 /* False once a non-retrying session's connection has failed. */
 bool jsonrpc_session_is_alive(const struct jsonrpc_session *);
 bool jsonrpc_session_is_connected(const struct jsonrpc_session *);
+/* True while the session's stream is still being set up (a TCP connect or
+ * a TLS handshake under way): running it then may cost a handshake step,
+ * a public-key operation of a millisecond or more. */
+bool jsonrpc_session_is_handshaking(const struct jsonrpc_session *);
 
 /* Returns a number that changes every time the session connects or
  * disconnects: a caller that sees it change must resend its state

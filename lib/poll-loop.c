@@ -305,6 +305,16 @@ poll_immediate_wake(void)
     deadline = LLONG_MIN;
 }
 
+static poll_loop_pass_cb *pass_observer;
+static void *pass_observer_aux;
+
+void
+poll_loop_set_pass_observer(poll_loop_pass_cb *cb, void *aux)
+{
+    pass_observer = cb;
+    pass_observer_aux = aux;
+}
+
 /* Counts the pass that ends at 'now'. */
 static void
 end_pass(long long now)
@@ -314,6 +324,9 @@ end_pass(long long now)
     }
     long long msec = now - pass_start;
     stats.n_passes++;
+    if (pass_observer) {
+        pass_observer(msec, pass_observer_aux);
+    }
     stats.longest_msec = MAX(stats.longest_msec, msec);
     if (msec > 100) {
         stats.n_over_100++;

@@ -72,4 +72,9 @@ struct poll_loop_stats {
 void poll_loop_get_stats(struct poll_loop_stats *);
 void poll_loop_reset_stats(void);
 
+/* Calls 'cb' with 'aux' and the duration of each pass as it ends (msec),
+ * for a histogram of them; NULL for none.  One observer per process. */
+typedef void poll_loop_pass_cb(long long msec, void *aux);
+void poll_loop_set_pass_observer(poll_loop_pass_cb *cb, void *aux);
+
 #endif /* lib/poll-loop.h */

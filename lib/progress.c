@@ -38,6 +38,12 @@ progress_is_enabled(void)
     return enabled;
 }
 
+void
+progress_disable(void)
+{
+    enabled = active = false;
+}
+
 /* Writes 'n' units into 'buf' as a short amount: "512 B", "12.3 MB",
  * "4500 rows". */
 static void
@@ -45,6 +51,8 @@ format_amount(char *buf, size_t size, uint64_t n)
 {
     if (unit == PROGRESS_ROWS) {
         snprintf(buf, size, "%llu rows", (unsigned long long) n);
+    } else if (unit == PROGRESS_ENTRIES) {
+        snprintf(buf, size, "%llu entries", (unsigned long long) n);
     } else if (n < 1024 * 1024) {
         snprintf(buf, size, "%.1f kB", n / 1024.0);
     } else {
@@ -99,6 +107,12 @@ progress_update(uint64_t new_done)
     if (time_msec() - last_draw >= REDRAW_MSEC) {
         draw();
     }
+}
+
+void
+progress_set_total(uint64_t new_total)
+{
+    total = new_total;
 }
 
 void

@@ -23,7 +23,8 @@
 
 enum progress_unit {
     PROGRESS_BYTES,
-    PROGRESS_ROWS
+    PROGRESS_ROWS,
+    PROGRESS_ENTRIES /* Raft log entries. */
 };
 
 /* Turns progress on, labelled 'label' (copied), if stderr is a terminal
@@ -31,11 +32,17 @@ enum progress_unit {
  * if it is on. */
 bool progress_enable(const char *label);
 bool progress_is_enabled(void);
+/* Turns it off for good in this process (a forked child that must not
+ * draw on its parent's terminal), erasing nothing. */
+void progress_disable(void);
 
 /* Starts a step: 'what' (a static string), out of 'total' units (0 if
  * unknown).  A step begun while another runs replaces it. */
 void progress_begin(const char *what, uint64_t total, enum progress_unit);
 void progress_update(uint64_t done);
+/* For work whose end moves while it runs (a member catching up with a
+ * leader that keeps committing). */
+void progress_set_total(uint64_t total);
 void progress_end(void);
 
 #endif /* lib/progress.h */

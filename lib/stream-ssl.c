@@ -16,6 +16,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,6 +222,16 @@ static bool bootstrap_ca_cert;          /* CA to be learned from a peer. */
 static bool ca_cert_option_seen;        /* For the mutual exclusion. */
 static bool bootstrap_option_seen;
 
+/* Threads.  Everything above belongs to the main thread, with one
+ * exception: a server handshake may run on another thread
+ * (stream_ssl_handshake_step()), and it reads 'ctx' (the CA store) and the
+ * verification flags.  So the main thread changes those holding
+ * 'ctx_lock' for writing, and a handshake step elsewhere holds it for
+ * reading; writers go first, so that a storm of handshakes cannot hold off
+ * a certificate reload.  The main thread itself reads them unlocked. */
+static pthread_rwlock_t ctx_lock =
+    PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
+
 enum ssl_state {
     STATE_TCP_CONNECTING,
     STATE_SSL_CONNECTING
@@ -244,7 +256,9 @@ struct ssl_stream {
     int fd;
     SSL *ssl;
     bool first_byte_checked;    /* SERVER: plain-text probe done. */
+    int handshake_error;        /* Set by stream_ssl_handshake_step(). */
     enum ssl_want rx_want;      /* For connect and recv. */
+    bool rx_starved;            /* The last SSL_read() wanted more input. */
     enum ssl_want tx_want;      /* For the tx buffer. */
     char *txbuf;                /* TX_BUF_SIZE bytes, NULL until needed. */
     size_t tx_ofs;              /* Offset of the first unsent byte. */
@@ -500,6 +514,12 @@ refresh_config(void)
     }
     bool key = file_needs_load(&private_key);
     bool cert = file_needs_load(&certificate);
+    bool ca = ca_cert.file_name && file_needs_load(&ca_cert);
+    bool peer = peer_ca_cert.file_name && file_needs_load(&peer_ca_cert);
+    if (!key && !cert && !ca && !peer) {
+        return;
+    }
+    pthread_rwlock_wrlock(&ctx_lock);
     if (key || cert) {
         /* OpenSSL refuses a key that does not match the loaded
          * certificate, but a certificate replaces a mismatched key, so
@@ -511,12 +531,13 @@ refresh_config(void)
             load_private_key();
         }
     }
-    if (ca_cert.file_name && file_needs_load(&ca_cert)) {
+    if (ca) {
         load_ca_cert();
     }
-    if (peer_ca_cert.file_name && file_needs_load(&peer_ca_cert)) {
+    if (peer) {
         load_peer_ca_cert();
     }
+    pthread_rwlock_unlock(&ctx_lock);
 }
 
 /* Returns 0 if TLS is usable now, else logs why and returns ENOPROTOOPT. */
@@ -595,6 +616,7 @@ stream_ssl_set_ca_cert_file(const char *file_name, bool bootstrap)
             VLOG_WARN("Peer certificate validation disabled "
                       "(this is a security risk)");
         }
+        pthread_rwlock_wrlock(&ctx_lock);
         verify_peer_cert = !none;
         bootstrap_ca_cert = bootstrap && !none && file_name
                             && access(file_name, F_OK);
@@ -602,6 +624,7 @@ stream_ssl_set_ca_cert_file(const char *file_name, bool bootstrap)
         if (ctx) {
             update_verify_mode();
         }
+        pthread_rwlock_unlock(&ctx_lock);
     }
     refresh_config();
 }
@@ -610,7 +633,9 @@ void
 stream_ssl_set_peer_ca_cert_file(const char *file_name)
 {
     if (file_set_name(&peer_ca_cert, file_name) && !file_name && ctx) {
+        pthread_rwlock_wrlock(&ctx_lock);
         SSL_CTX_clear_extra_chain_certs(ctx);
+        pthread_rwlock_unlock(&ctx_lock);
     }
     refresh_config();
 }
@@ -692,8 +717,10 @@ apply_protocols(void)
         VLOG_ERR("at least one valid SSL protocol must be enabled");
         return;
     }
+    pthread_rwlock_wrlock(&ctx_lock);
     SSL_CTX_clear_options(ctx, all);
     SSL_CTX_set_options(ctx, no_flags);
+    pthread_rwlock_unlock(&ctx_lock);
 }
 
 static void
@@ -707,7 +734,10 @@ apply_ciphers(void)
     free(current);
     current = xstrdup(ciphers);
     ERR_clear_error();
-    if (SSL_CTX_set_cipher_list(ctx, ciphers) != 1) {
+    pthread_rwlock_wrlock(&ctx_lock);
+    int ok = SSL_CTX_set_cipher_list(ctx, ciphers);
+    pthread_rwlock_unlock(&ctx_lock);
+    if (ok != 1) {
         struct ds s = DS_EMPTY_INITIALIZER;
         VLOG_ERR("SSL_CTX_set_cipher_list: %s",
                  format_ssl_errors(&s, "no cipher matches"));
@@ -992,14 +1022,62 @@ do_ca_cert_bootstrap(struct ssl_stream *s)
     ds_destroy(&fp);
 
     file_needs_load(&ca_cert);
+    pthread_rwlock_wrlock(&ctx_lock);
     load_ca_cert();             /* Ends bootstrap mode on success. */
+    pthread_rwlock_unlock(&ctx_lock);
     return EPROTO;
+}
+
+bool
+stream_ssl_may_handshake_elsewhere(const struct stream *stream)
+{
+    return (stream_is_ssl(stream) && ssl_stream_cast(stream)->type == SERVER
+            && !bootstrap_ca_cert);
+}
+
+int
+stream_ssl_handshake_step(struct stream *stream, int *fdp, short *eventsp)
+{
+    struct ssl_stream *s = ssl_stream_cast(stream);
+    *fdp = s->fd;
+    *eventsp = POLLIN;
+    if (s->handshake_error) {
+        return s->handshake_error;
+    }
+
+    pthread_rwlock_rdlock(&ctx_lock);
+    int error = s->first_byte_checked ? 0 : check_first_byte(s);
+    if (!error) {
+        ERR_clear_error();
+        int ret = SSL_accept(s->ssl);
+        if (ret == 1) {
+            s->rx_want = WANT_NOTHING;
+        } else {
+            int ssl_error = SSL_get_error(s->ssl, ret);
+            s->rx_want = want_from_error(ssl_error);
+            error = (s->rx_want != WANT_NOTHING
+                         ? EAGAIN
+                         : interpret_ssl_error(s, "SSL_accept", ret,
+                                               ssl_error));
+        }
+    }
+    pthread_rwlock_unlock(&ctx_lock);
+
+    if (error == EAGAIN) {
+        *eventsp = s->rx_want == WANT_WRITE ? POLLOUT : POLLIN;
+    } else if (error) {
+        s->handshake_error = error; /* ssl_connect() reports it. */
+    }
+    return error;
 }
 
 static int
 ssl_connect(struct stream *stream)
 {
     struct ssl_stream *s = ssl_stream_cast(stream);
+    if (s->handshake_error) {
+        return s->handshake_error; /* Logged by the step that failed. */
+    }
 
     if (s->state == STATE_TCP_CONNECTING) {
         int error = check_connection_completion(s->fd);
@@ -1055,9 +1133,18 @@ ssl_recv(struct stream *stream, void *buffer, size_t n)
     struct ssl_stream *s = ssl_stream_cast(stream);
     int len = n > INT_MAX ? INT_MAX : n;
 
+    /* A server tries every idle client on every pass of its loop: when
+     * OpenSSL last ran out of input and poll() has seen none since, it
+     * would only fail again, after a system call and the error queue's
+     * locks.  OpenSSL reads records without read-ahead, so nothing unread
+     * can sit in it while it wants input. */
+    if (s->rx_starved && !poll_fd_may_be_ready(s->fd, POLLIN)) {
+        return -EAGAIN;
+    }
     ERR_clear_error();
     int ret = SSL_read(s->ssl, buffer, len);
     if (ret > 0) {
+        s->rx_starved = false;
         return ret;
     }
     int ssl_error = SSL_get_error(s->ssl, ret);
@@ -1067,6 +1154,7 @@ ssl_recv(struct stream *stream, void *buffer, size_t n)
     case SSL_ERROR_WANT_READ:
     case SSL_ERROR_WANT_WRITE:
         s->rx_want = want_from_error(ssl_error);
+        s->rx_starved = ssl_error == SSL_ERROR_WANT_READ;
         return -EAGAIN;
     default:
         return -interpret_ssl_error(s, "SSL_read", ret, ssl_error);
@@ -1162,7 +1250,8 @@ ssl_wait(struct stream *stream, int wait)
         }
         break;
     case STREAM_RECV:
-        if (SSL_pending(s->ssl)) {
+        /* Starved, OpenSSL holds nothing decrypted (see ssl_recv()). */
+        if (!s->rx_starved && SSL_pending(s->ssl)) {
             poll_immediate_wake();  /* Already decrypted. */
         } else {
             wait_for(s, s->rx_want);

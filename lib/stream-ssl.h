@@ -89,6 +89,24 @@ char *stream_ssl_get_peer_id(const struct stream *stream);
 /* Returns true if 'stream' is a TLS stream. */
 bool stream_is_ssl(const struct stream *stream);
 
+/* A server's TLS handshakes off the main thread (lib/handshake-pool.h).
+ *
+ * stream_ssl_may_handshake_elsewhere() is true for a TLS stream fresh from
+ * pstream_accept() whose handshake may run on another thread: not while a
+ * CA certificate is to be learned from a peer ("--bootstrap-ca-cert"),
+ * which changes the process's configuration.  Main thread only.
+ *
+ * stream_ssl_handshake_step() runs one step of such a stream's handshake,
+ * on whichever thread owns the stream at the time (one at a time): the
+ * public-key work, and nothing that only the main thread may do.  Returns
+ * EAGAIN (call again once '*fdp' is ready for '*eventsp', POLLIN or
+ * POLLOUT), 0 (the handshake is through), or an errno (it failed; logged).
+ * Either way the stream goes back to the main thread, whose
+ * stream_connect() finishes it: peer verification and logging, cheap,
+ * after a completed step; the same error after a failed one. */
+bool stream_ssl_may_handshake_elsewhere(const struct stream *);
+int stream_ssl_handshake_step(struct stream *, int *fdp, short *eventsp);
+
 /* Command-line options (see the top of this file). */
 #define STREAM_SSL_OPTION_ENUMS                                              \
     OPT_BOOTSTRAP_CA_CERT = UCHAR_MAX + 3000, OPT_PEER_CA_CERT,              \

@@ -225,6 +225,12 @@ stream_connect(struct stream *stream)
     }
 }
 
+bool
+stream_is_connecting(const struct stream *stream)
+{
+    return stream->state == SCS_CONNECTING;
+}
+
 ssize_t
 stream_recv(struct stream *stream, void *buffer, size_t n)
 {

@@ -80,6 +80,8 @@ ssize_t stream_recv(struct stream *, void *buffer, size_t n);
 ssize_t stream_send(struct stream *, const void *buffer, size_t n);
 
 void stream_run(struct stream *);       /* Background work (TLS). */
+/* True until the connection (and its TLS handshake) completes or fails. */
+bool stream_is_connecting(const struct stream *);
 void stream_run_wait(struct stream *);  /* Wakes when stream_run() has work. */
 
 /* Wake the next poll_block() when connecting completes, when stream_recv()

@@ -20,6 +20,16 @@ time_msec(void)
     return clock_msec(CLOCK_MONOTONIC);
 }
 
+long long
+time_usec(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts)) {
+        abort();
+    }
+    return (long long) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 time_t
 time_now(void)
 {

@@ -12,6 +12,10 @@
 /* Milliseconds on the monotonic clock, from an arbitrary origin. */
 long long time_msec(void);
 
+/* Microseconds on the monotonic clock: for durations shorter than a
+ * millisecond tells (a commit's fsync, say). */
+long long time_usec(void);
+
 /* Seconds on the monotonic clock. */
 time_t time_now(void);
 

@@ -52,6 +52,36 @@ static char *patterns[VLF_N_DESTINATIONS];
 static struct vlog_module *all_modules;
 
 static pthread_mutex_t log_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+/* A child forked while another thread logs (a compaction child, while a
+ * TLS handshake thread writes a warning) would find 'log_mutex' held
+ * forever: fork() takes it first, and both sides release it. */
+static void
+log_mutex_acquire(void)
+{
+    pthread_mutex_lock(&log_mutex);
+}
+
+static void
+log_mutex_release(void)
+{
+    pthread_mutex_unlock(&log_mutex);
+}
+
+static void
+register_fork_handlers(void)
+{
+    pthread_atfork(log_mutex_acquire, log_mutex_release, log_mutex_release);
+}
+
+static void
+lock_log(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, register_fork_handlers);
+    pthread_mutex_lock(&log_mutex);
+}
+
 static unsigned int msg_num;
 static long long boot_msec;
 
@@ -238,7 +268,7 @@ vlog_set_pattern(enum vlog_destination dest, const char *pattern)
         }
         return;
     }
-    pthread_mutex_lock(&log_mutex);
+    lock_log();
     free(patterns[dest]);
     patterns[dest] = xstrdup(pattern);
     pthread_mutex_unlock(&log_mutex);
@@ -434,7 +464,7 @@ vlog_valist(const struct vlog_module *module, enum vlog_level level,
     long long now = time_wall_msec();
     struct ds line = DS_EMPTY_INITIALIZER;
 
-    pthread_mutex_lock(&log_mutex);
+    lock_log();
     unsigned int seq = ++msg_num;
     if (to_console) {
         format_line(&line, get_pattern(VLF_CONSOLE), module, level, seq, now,
@@ -525,7 +555,7 @@ vlog_should_drop(const struct vlog_module *module, enum vlog_level level,
         return false;
     }
 
-    pthread_mutex_lock(&log_mutex);
+    lock_log();
     unsigned long long max = (unsigned long long) rl->burst * VLOG_MSG_TOKENS;
     long long now = time_msec();
     if (!rl->last_fill) {
@@ -745,7 +775,7 @@ vlog_set_log_file(const char *file_name)
         return error;
     }
 
-    pthread_mutex_lock(&log_mutex);
+    lock_log();
     int old_fd = log_fd;
     log_fd = new_fd;
     free(log_file_name);
@@ -776,7 +806,7 @@ vlog_reopen_log_file(void)
 void
 vlog_close_log_file(void)
 {
-    pthread_mutex_lock(&log_mutex);
+    lock_log();
     if (log_fd >= 0) {
         close(log_fd);
     }

@@ -19,7 +19,8 @@ unit_tests = \
 	tests/unit/lib/test-json-util tests/unit/lib/test-unixctl \
 	tests/unit/lib/test-jsonrpc tests/unit/lib/test-stream \
 	tests/unit/lib/test-poll-loop tests/unit/lib/test-vlog \
-	tests/unit/lib/test-reconnect \
+	tests/unit/lib/test-reconnect tests/unit/lib/test-prom \
+	tests/unit/lib/test-http-server \
 	tests/unit/engine/test-error tests/unit/engine/test-schema \
 	tests/unit/engine/test-datum tests/unit/engine/test-txn \
 	tests/unit/engine/test-condition tests/unit/engine/test-mutation \
@@ -36,6 +37,8 @@ tests_unit_lib_test_allocator_LDADD = $(TEST_LDADD)
 tests_unit_lib_test_hmap_LDADD = $(TEST_LDADD)
 tests_unit_lib_test_uuid_LDADD = $(TEST_LDADD)
 tests_unit_lib_test_ds_LDADD = $(TEST_LDADD)
+tests_unit_lib_test_prom_LDADD = $(TEST_LDADD)
+tests_unit_lib_test_http_server_LDADD = $(TEST_LDADD)
 tests_unit_lib_test_sha1_LDADD = $(TEST_LDADD)
 tests_unit_lib_test_json_util_LDADD = $(TEST_LDADD)
 tests_unit_lib_test_unixctl_LDADD = $(TEST_LDADD)
@@ -84,7 +87,7 @@ check-local: $(check_PROGRAMS) $(bin_PROGRAMS) $(sbin_PROGRAMS) \
 	OVSDB_SRCDIR=$(abs_top_srcdir) OVSDB_BUILDDIR=$(abs_top_builddir) \
 	  $(SHELL) $(top_srcdir)/tests/run $(TESTS_PATTERN)
 clean-local:
-	rm -rf tests/logs
+	rm -rf tests/logs tests/faults-run
 
 # "make check-format": the C lines changed since $(FORMAT_BASE) (default
 # HEAD: the uncommitted changes) are formatted as .clang-format says.
@@ -100,6 +103,21 @@ check-upstream: $(bin_PROGRAMS) $(sbin_PROGRAMS)
 	OVSDB_BUILDDIR=$(abs_top_builddir) \
 	  $(SHELL) $(top_srcdir)/tests/upstream/run $(UPSTREAM_FLAGS)
 .PHONY: check-upstream
+
+# "make check-faults": the fault-injection suite's longer run (clusters of
+# 3 and 5 of ours, of the reference's and mixed, interleaved; see
+# tests/faults/README.md), in tests/faults-run/ of the build tree, ending
+# with a summary (tests/faults-run/summary.md).  FAULTS_FLAGS replaces its
+# options, FAULTS_CLUSTERS its clusters.  Needs root and nftables.
+FAULTS_FLAGS = --rounds 2 --hold 5 --loss 50
+FAULTS_CLUSTERS = ours:3 ref:3 mixed:3 ours:5 ref:5 mixed:5
+check-faults: $(bin_PROGRAMS) $(sbin_PROGRAMS)
+	rm -rf tests/faults-run && mkdir -p tests/faults-run
+	OVSDB_BUILDDIR=$(abs_top_builddir) python3 \
+	  $(top_srcdir)/tests/faults/faults.py --dir tests/faults-run \
+	  --summary tests/faults-run/summary.md $(FAULTS_FLAGS) \
+	  $(FAULTS_CLUSTERS)
+.PHONY: check-faults
 
 # "make check-package": builds the Debian package, installs it beside Open
 # vSwitch's, runs ovs-ctl and ovn-ctl on it, purges it (tests/package/check;

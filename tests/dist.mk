@@ -19,13 +19,16 @@ EXTRA_DIST += \
 	tests/cluster/failure-test.sh \
 	tests/cluster/idl-client.py \
 	tests/cluster/idl.sh \
+	tests/cluster/join-progress.sh \
 	tests/cluster/kill-mixed.sh \
 	tests/cluster/kill-roles.sh \
 	tests/cluster/leave-kick.sh \
 	tests/cluster/lib.sh \
 	tests/cluster/members.sh \
+	tests/cluster/metrics.sh \
 	tests/cluster/mixed-join.sh \
 	tests/cluster/mixed-leader.sh \
+	tests/cluster/outcome.sh \
 	tests/cluster/ovn-ctl-join.sh \
 	tests/cluster/ovn-ctl.sh \
 	tests/cluster/raft-capture \
@@ -242,6 +245,13 @@ EXTRA_DIST += \
 	tests/engine/exec-tool \
 	tests/engine/fuzz.py \
 	tests/engine/get-schema.sh \
+	tests/faults/README.md \
+	tests/faults/checker.py \
+	tests/faults/checker.sh \
+	tests/faults/faults.ovsschema \
+	tests/faults/faults.py \
+	tests/faults/nemesis.py \
+	tests/faults/short.sh \
 	tests/harden/empty-column-history.sh \
 	tests/harden/fuzz-smoke.sh \
 	tests/harden/fuzz.py \
@@ -265,6 +275,7 @@ EXTRA_DIST += \
 	tests/relay/basic-ref.sh \
 	tests/relay/catchup-ours.sh \
 	tests/relay/catchup-ref.sh \
+	tests/relay/chain-start.sh \
 	tests/relay/cluster-mixed.sh \
 	tests/relay/cluster-ours.sh \
 	tests/relay/cluster-ref.sh \
@@ -304,6 +315,8 @@ EXTRA_DIST += \
 	tests/server/lib.sh \
 	tests/server/locks.sh \
 	tests/server/malformed.sh \
+	tests/server/metrics.py \
+	tests/server/metrics.sh \
 	tests/server/monitor-restart.sh \
 	tests/server/monitor.sh \
 	tests/server/multi.py \
@@ -321,6 +334,7 @@ EXTRA_DIST += \
 	tests/server/serverdb.sh \
 	tests/server/since.sh \
 	tests/server/slow-reader.sh \
+	tests/server/tls-storm.sh \
 	tests/server/wait.sh \
 	tests/storage/bad-last-record.sh \
 	tests/storage/compact.sh \
@@ -359,9 +373,11 @@ EXTRA_DIST += \
 	tests/unit/lib/test-allocator.c \
 	tests/unit/lib/test-ds.c \
 	tests/unit/lib/test-hmap.c \
+	tests/unit/lib/test-http-server.c \
 	tests/unit/lib/test-json-util.c \
 	tests/unit/lib/test-jsonrpc.c \
 	tests/unit/lib/test-poll-loop.c \
+	tests/unit/lib/test-prom.c \
 	tests/unit/lib/test-reconnect.c \
 	tests/unit/lib/test-sha1.c \
 	tests/unit/lib/test-stream.c \
@@ -394,6 +410,8 @@ EXTRA_DIST += \
 	tests/workloads/ovnbench.py \
 	tests/workloads/ovsdb-workload.c \
 	tests/workloads/smoke.sh \
+	tests/workloads/ssl-transport.sh \
+	tests/workloads/tlsstorm.py \
 	tests/workloads/wl-ovn.c \
 	tests/workloads/wl-rpc.c \
 	tests/workloads/wl-rpc.h \

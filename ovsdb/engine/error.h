@@ -6,7 +6,9 @@
  * (ovsdb_error_to_json()) or free (ovsdb_error_destroy()).
  *
  * The RFC 7047 "error" strings (and the extra ones Open vSwitch uses) are
- * spelled only in OVSDB_ERROR_TAGS below.  An error also has optional
+ * spelled only in OVSDB_ERROR_TAGS below, with one of ours: "unknown
+ * outcome", a clustered commit that may or may not have happened (see
+ * ovsdb/storage/storage.h).  An error also has optional
  * "details" (free text) and "syntax" (the offending JSON, as text), which
  * ovsdb_error_to_json() emits as members of the same names, like the
  * reference server. */
@@ -42,7 +44,8 @@
     TAG(DUP_UUID, "duplicate uuid")                                           \
     TAG(PERMISSION, "permission error")                                       \
     TAG(NOT_LEADER, "not leader")                                             \
-    TAG(CLUSTER, "cluster error")
+    TAG(CLUSTER, "cluster error")                                             \
+    TAG(UNKNOWN_OUTCOME, "unknown outcome")
 
 enum ovsdb_error_tag {
 #define TAG(ENUM, STRING) OVSDB_E_##ENUM,

@@ -125,8 +125,8 @@ struct ovsdb_monitor_hub {
     struct history_txn history[HISTORY_MAX_TXNS];   /* A ring. */
     size_t history_start, history_n, history_versions;
     size_t history_atoms; /* Sum of the history's 'n_atoms'. */
-    size_t db_atoms;      /* The database's atoms, kept up to date
-                                 * while 'history_on'. */
+    size_t db_atoms;      /* The database's committed atoms, kept up
+                           * to date by every commit. */
     unsigned long long next_serial;
     struct monitor_index_set *indexes;  /* Of the shapes' conditions. */
     unsigned long long commit_serial;   /* Commits seen. */

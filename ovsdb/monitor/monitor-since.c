@@ -285,7 +285,6 @@ ovsdb_monitor_hub_start_history(struct ovsdb_monitor_hub *hub)
     if (!hub->history_on) {
         hub->history_on = true;
         hub->history_base = hub->last_txn_id;
-        hub->db_atoms = ovsdb_n_atoms(hub->db); /* Then kept by commits. */
     }
 }
 

@@ -33,6 +33,11 @@
 
 static void hub_commit_cb(struct ovsdb *, const struct ovsdb_txn *, void *);
 
+/* Update bodies at least this big are shared between subscribers
+ * (struct ovsdb_monitor_update's 'shared'); smaller ones are cheaper to
+ * copy than to queue as a segment of their own. */
+#define SHARED_BODY_MIN 8192
+
 /* Hub. */
 
 struct ovsdb_monitor_hub *
@@ -44,6 +49,7 @@ ovsdb_monitor_hub_create(struct ovsdb *db)
     uuid_generate(&hub->last_txn_id);
     hub->next_serial = 1;
     hub->indexes = monitor_index_set_create();
+    hub->db_atoms = ovsdb_n_atoms(db); /* Then kept by commits. */
     ovsdb_add_commit_observer(db, hub_commit_cb, hub);
     return hub;
 }
@@ -121,6 +127,12 @@ size_t
 ovsdb_monitor_hub_n_history(const struct ovsdb_monitor_hub *hub)
 {
     return hub->history_n;
+}
+
+size_t
+ovsdb_monitor_hub_n_db_atoms(const struct ovsdb_monitor_hub *hub)
+{
+    return hub->db_atoms;
 }
 
 size_t
@@ -963,11 +975,6 @@ history_record(struct ovsdb_monitor_hub *hub, const struct ovsdb_txn *txn)
     hub->history_n++;
     hub->history_versions += ht->n_versions;
     hub->history_atoms += ht->n_atoms;
-    for (size_t i = 0; i < ht->n_changes; i++) {
-        const struct history_change *hc = &ht->changes[i];
-        hub->db_atoms += hc->new ? ovsdb_row_n_atoms(hc->new) : 0;
-        hub->db_atoms -= hc->old ? ovsdb_row_n_atoms(hc->old) : 0;
-    }
     size_t max_versions = MIN(HISTORY_MAX_ROWS, MAX(ovsdb_n_rows(hub->db) / 4,
                                                     HISTORY_MIN_ROWS));
     while (hub->history_n > 1
@@ -1049,6 +1056,18 @@ compose_commit(const struct commit_ctx *ctx, const struct ovsdb_txn *txn,
     }
 }
 
+/* Keeps 'hub_''s count of the database's atoms. */
+static bool
+count_atoms(const struct ovsdb_table *table OVS_UNUSED,
+            const struct ovsdb_row *old, const struct ovsdb_row *new,
+            const unsigned long *changed OVS_UNUSED, void *hub_)
+{
+    struct ovsdb_monitor_hub *hub = hub_;
+    hub->db_atoms += new ? ovsdb_row_n_atoms(new) : 0;
+    hub->db_atoms -= old ? ovsdb_row_n_atoms(old) : 0;
+    return true;
+}
+
 static void
 hub_commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn,
               void *hub_)
@@ -1065,6 +1084,7 @@ hub_commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn,
     } else {
         uuid_generate(&hub->last_txn_id);
     }
+    ovsdb_txn_for_each_change(txn, count_atoms, hub);
     if (hub->history_on) {
         history_record(hub, txn);
     }
@@ -1084,15 +1104,23 @@ hub_commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn,
         struct ds body = DS_EMPTY_INITIALIZER;
         text_updates_finish(&cctx.updates, m, &body);
         if (n_rows) {
+            /* A big body is queued by reference on every subscriber's
+             * connection, not copied into each: ten RFC monitors behind on
+             * 2.7 MB updates held ten copies of each. */
+            struct refbuf *shared = (body.length >= SHARED_BODY_MIN
+                                         ? refbuf_from_ds(&body)
+                                         : NULL);
             struct ovsdb_monitor_update update = {
-                .body = body.string,
-                .body_size = body.length,
+                .body = shared ? shared->data : body.string,
+                .body_size = shared ? shared->size : body.length,
+                .shared = shared,
                 .txn_id = &hub->last_txn_id,
                 .txn = txn,
             };
             for (size_t i = 0; i < m->n_subs; i++) {
                 m->subs[i].cb(m->subs[i].aux, &update);
             }
+            refbuf_unref(shared);
         }
         ds_destroy(&body);
     }

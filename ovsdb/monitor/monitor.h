@@ -53,6 +53,10 @@ struct ovsdb_monitor;
 struct ovsdb_monitor_update {
     const char *body;           /* Serialized <table-updates>, compact. */
     size_t body_size;           /* Bytes in 'body'. */
+    struct refbuf *shared;      /* For a big body, the same bytes as a
+                                 * buffer a subscriber may keep a reference
+                                 * to (queue it without a copy), else
+                                 * NULL. */
     const struct uuid *txn_id;  /* Id of the transaction (for update3). */
     const struct ovsdb_txn *txn;    /* The committed transaction, for a
                                      * subscriber that keeps it pending
@@ -99,6 +103,9 @@ void ovsdb_monitor_hub_start_history(struct ovsdb_monitor_hub *);
 /* Number of shapes and of transactions in the history (memory/show). */
 size_t ovsdb_monitor_hub_n_monitors(const struct ovsdb_monitor_hub *);
 size_t ovsdb_monitor_hub_n_history(const struct ovsdb_monitor_hub *);
+/* The atoms of the database's committed rows (ovsdb_row_n_atoms()),
+ * kept by every commit: reading it visits no row. */
+size_t ovsdb_monitor_hub_n_db_atoms(const struct ovsdb_monitor_hub *);
 /* The atoms of the row versions the history holds (memory/show's
  * "txn-history-atoms"). */
 size_t ovsdb_monitor_hub_n_history_atoms(const struct ovsdb_monitor_hub *);

@@ -101,7 +101,8 @@ raft_complete_command(struct raft *raft, size_t i,
                       enum raft_command_status status)
 {
     struct raft_command *cmd = raft->commands[i];
-    if (!uuid_is_zero(&cmd->sid)) {
+    if (!uuid_is_zero(&cmd->sid) && status != RAFT_CMD_UNKNOWN) {
+        /* (A follower that hears nothing decides for itself.) */
         raft_send_execute_command_reply(raft, &cmd->sid, &cmd->eid, status,
                                         status == RAFT_CMD_SUCCESS ? cmd->index
                                                                    : 0);
@@ -144,6 +145,40 @@ raft_find_command(const struct raft *raft, const struct uuid *eid)
         }
     }
     return -1;
+}
+
+void
+raft_note_command_entry(struct raft *raft, uint64_t index,
+                        const struct uuid *eid)
+{
+    ssize_t i = raft_find_command(raft, eid);
+    if (i >= 0 && !raft->commands[i]->index) {
+        /* A command this member forwarded: from now on the log tells its
+         * fate (commit, or truncation by a leader that lacks it). */
+        raft->commands[i]->index = index;
+        raft->commands[i]->timestamp = time_msec();
+    }
+}
+
+void
+raft_complete_forwarded_before(struct raft *raft, uint64_t commit_term)
+{
+    /* The leader of 'forward_term' appends the command in that term or
+     * not at all: it reads its connections in order and must spend an
+     * election timeout as a follower before it can lead again, so the
+     * request is read long before.  Terms only grow along a log, so once
+     * an entry of a later term is committed, no entry of 'forward_term'
+     * can commit after it; and one before it reached the local log, where
+     * raft_note_command_entry() would have given the command its index. */
+    for (size_t i = 0; i < raft->n_commands;) {
+        struct raft_command *cmd = raft->commands[i];
+        if (!cmd->index && cmd->forward_term
+            && cmd->forward_term < commit_term) {
+            raft_complete_command(raft, i, RAFT_CMD_LOST_LEADERSHIP);
+        } else {
+            i++;
+        }
+    }
 }
 
 /* Leader: appends an entry of the current term to the local log (sent to
@@ -230,6 +265,7 @@ raft_command_execute(struct raft *raft, const char *data, size_t size,
         json_decref(json);
         struct raft_command *cmd = command_create(RAFT_CMD_INCOMPLETE, eid);
         cmd->timestamp = time_msec();
+        cmd->forward_term = raft->cf->term;
         list_command(raft, cmd);
         return cmd;
     }
@@ -287,10 +323,28 @@ raft_handle_execute_command_reply(struct raft *raft,
         return;
     }
     struct raft_command *cmd = raft->commands[i];
-    if (rpy->status == RAFT_CMD_INCOMPLETE) {
+    switch (rpy->status) {
+    case RAFT_CMD_INCOMPLETE:
+        /* The leader has it under way. */
         cmd->timestamp = time_msec();
-    } else {
+        break;
+    case RAFT_CMD_LOST_LEADERSHIP:
+    case RAFT_CMD_TIMEOUT:
+    case RAFT_CMD_SHUTDOWN:
+    case RAFT_CMD_UNKNOWN:
+        /* The leader gave up waiting, but the entry it appended may still
+         * commit under the next one (the reference's leader says "timeout"
+         * after two election timeouts, even while it leads): this member
+         * keeps waiting to see its fate in the log (run_timers()). */
+        break;
+    case RAFT_CMD_SUCCESS:
+    case RAFT_CMD_NOT_LEADER:
+    case RAFT_CMD_BAD_PREREQ:
+    case RAFT_CMD_IO_ERROR:
+    default:
+        /* Committed, or never appended. */
         cmd->index = rpy->commit_index;
         raft_complete_command(raft, i, rpy->status);
+        break;
     }
 }

@@ -50,6 +50,9 @@ enum raft_failure_test {
     RAFT_FT_STOP_RAFT_RPC,       /* Sends and handles no message. */
     RAFT_FT_TRANSFER_LEADERSHIP, /* Once, at the next raft_run(). */
     RAFT_FT_TRANSFER_LEADERSHIP_AFTER_SEND_APPEND_REQ,
+    RAFT_FT_STOP_RAFT_RPC_AFTER_SEND_APPEND_REQ, /* Ours: the leader's
+                                                  * entries go out, then it
+                                                  * hears nothing. */
 };
 extern enum raft_failure_test raft_failure_test;
 extern unsigned int raft_failure_test_seq; /* Changes with each test. */
@@ -104,7 +107,10 @@ struct raft_command {
     struct uuid eid;
     struct uuid sid;     /* Leader: the follower that forwarded it,
                                  * to reply to; else zero. */
-    long long timestamp; /* For the timeout; 0 for none. */
+    long long timestamp; /* time_msec() of the last news of its fate,
+                                 * for run_timers()'s limit; 0 for none. */
+    uint64_t forward_term; /* One this member forwarded: the term in which
+                            * it went to that term's leader; else 0. */
 };
 
 struct raft {
@@ -115,11 +121,15 @@ struct raft {
 
     enum raft_role role;
     struct uuid leader; /* Zero if unknown. */
+    unsigned long long n_leader_changes; /* Times 'leader' took a new
+                                          * nonzero value (metrics). */
     unsigned int failure_test_seq; /* raft_failure_test_seq when this
                                     * member last saw a test engaged. */
     int logged_connected;          /* raft_is_connected() last logged: 0 or
                                     * 1, -1 before the first time. */
     bool joining, leaving, left, failed;
+    uint64_t leader_commit_seen; /* Highest commit index a leader sent. */
+    bool showing_join;           /* Drawing catch-up progress. */
     bool had_leader; /* A leader was known since the last
                                  * election started. */
     bool ever_had_leader;
@@ -234,6 +244,15 @@ void raft_complete_truncated(struct raft *, uint64_t from,
                              enum raft_command_status);
 /* The listed command with entry id 'eid', or -1. */
 ssize_t raft_find_command(const struct raft *, const struct uuid *eid);
+/* An entry with id 'eid' was written at 'index' of the local log: a listed
+ * command with that eid and no index yet (one this member forwarded) gets
+ * it. */
+void raft_note_command_entry(struct raft *, uint64_t index,
+                             const struct uuid *eid);
+/* The entry at 'commit_index' of term 'commit_term' was committed: a
+ * forwarded command that never reached the local log and was forwarded in
+ * an earlier term can no longer commit, and ends as lost. */
+void raft_complete_forwarded_before(struct raft *, uint64_t commit_term);
 void raft_send_execute_command_reply(struct raft *, const struct uuid *to,
                                      const struct uuid *eid,
                                      enum raft_command_status,

@@ -181,6 +181,7 @@ static const char *const command_statuses[] = {
     [RAFT_CMD_SHUTDOWN] = "server shutdown",
     [RAFT_CMD_IO_ERROR] = "I/O error",
     [RAFT_CMD_TIMEOUT] = "timeout",
+    [RAFT_CMD_UNKNOWN] = "unknown outcome",
 };
 
 static int
@@ -222,6 +223,9 @@ raft_command_status_from_string(const char *s,
                                 enum raft_command_status *statusp)
 {
     int i = string_index(command_statuses, ARRAY_SIZE(command_statuses), s);
+    if (i == RAFT_CMD_UNKNOWN) {
+        i = -1; /* Not a status any member sends. */
+    }
     *statusp = i < 0 ? 0 : i;
     return i >= 0;
 }

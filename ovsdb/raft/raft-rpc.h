@@ -237,6 +237,9 @@ enum raft_command_status {
     RAFT_CMD_SHUTDOWN,        /* "server shutdown" */
     RAFT_CMD_IO_ERROR,        /* "I/O error" */
     RAFT_CMD_TIMEOUT,         /* "timeout" */
+    RAFT_CMD_UNKNOWN,         /* "unknown outcome": this member's own
+                               * verdict, never sent or accepted on the
+                               * wire (see raft.h). */
 };
 const char *raft_command_status_to_string(enum raft_command_status);
 bool raft_command_status_from_string(const char *,

@@ -907,3 +907,34 @@ raft_put_status(const struct raft *raft, struct ds *out)
         ds_put_char(out, '\n');
     }
 }
+
+/* Metrics. */
+
+/* Returns the 'i'th server of 'raft''s configuration other than itself,
+ * or NULL if there are not that many. */
+static const struct server *
+peer_at(const struct raft *raft, size_t i)
+{
+    for (size_t j = 0; j < raft->servers.n; j++) {
+        const struct server *s = raft->servers.s[j];
+        if (!raft_is_self(raft, &s->sid) && !i--) {
+            return s;
+        }
+    }
+    return NULL;
+}
+
+bool
+raft_get_peer(const struct raft *raft, size_t i, struct raft_peer *peer)
+{
+    const struct server *s = peer_at(raft, i);
+    if (!s) {
+        return false;
+    }
+    peer->sid = s->sid;
+    peer->address = s->address;
+    peer->connected = (raft->conns
+                       && raft_conns_is_connected(raft->conns, &s->sid));
+    peer->match_index = raft->role == RAFT_LEADER ? s->match_index : 0;
+    return true;
+}

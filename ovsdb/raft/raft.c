@@ -25,6 +25,7 @@
 #include "lib/ds.h"
 #include "lib/json-util.h"
 #include "lib/poll-loop.h"
+#include "lib/progress.h"
 #include "lib/timeval.h"
 #include "lib/vlog.h"
 #include "ovsdb/format/cluster-file.h"
@@ -50,6 +51,16 @@ VLOG_DEFINE_THIS_MODULE(raft);
 #define MAX_APPEND_BYTES (1024 * 1024)
 /* Messages handled in one raft_run() before the loop runs again. */
 #define MAX_RECV_PER_RUN 5000
+/* How long a proposed command whose fate this member cannot learn waits
+ * before it ends as RAFT_CMD_UNKNOWN (run_timers()): time without a leader
+ * for an entry in the local log, time since the leader last said it had it
+ * under way for a forwarded one.  10 election timers, and at least a
+ * minute: a cut-off member usually hears again within that and can then
+ * answer exactly, and a client that cannot wait that long has its own
+ * timeout, which it takes as "maybe" where an error reply would read as
+ * "did not happen" to many. */
+#define OUTCOME_WAIT_TIMERS 10
+#define OUTCOME_WAIT_MIN_MSEC 60000
 
 
 static void start_election(struct raft *, bool leadership_transfer);
@@ -68,6 +79,18 @@ raft_role_to_string(enum raft_role role)
         return "leader";
     }
     return "<error>";
+}
+
+const char *
+raft_get_role(const struct raft *raft)
+{
+    return raft_role_to_string(raft->role);
+}
+
+unsigned long long
+raft_get_n_leader_changes(const struct raft *raft)
+{
+    return raft->n_leader_changes;
 }
 
 /* ---------------------------------------------------------------------
@@ -125,6 +148,8 @@ raft_set_failure_test(const char *scenario, const char **replyp)
         { "transfer-leadership-after-sending-append-request",
           RAFT_FT_TRANSFER_LEADERSHIP_AFTER_SEND_APPEND_REQ },
         { "transfer-leadership", RAFT_FT_TRANSFER_LEADERSHIP },
+        { "stop-raft-rpc-after-sending-append-request",
+          RAFT_FT_STOP_RAFT_RPC_AFTER_SEND_APPEND_REQ },
         { "clear", RAFT_FT_NONE },
     };
     for (size_t i = 0; i < ARRAY_SIZE(scenarios); i++) {
@@ -236,6 +261,9 @@ raft_write_entry(struct raft *raft, uint64_t term, uint64_t index,
         cf, NULL, term, index, data, size, eid, servers, election_timer);
     if (!error) {
         raft->need_sync = true;
+        if (data && eid) {
+            raft_note_command_entry(raft, index, eid);
+        }
     }
     if (servers_changed) {
         raft_reload_servers(raft);
@@ -257,9 +285,10 @@ raft_fail(struct raft *raft, struct ovsdb_error *error)
         raft->failed = true;
         raft->role = RAFT_FOLLOWER;
         uuid_zero(&raft->leader);
+        /* Their entries may have gone out before the write failed. */
         while (raft->n_commands) {
             struct raft_command *cmd = raft->commands[--raft->n_commands];
-            cmd->status = RAFT_CMD_IO_ERROR;
+            cmd->status = RAFT_CMD_UNKNOWN;
             raft_command_unref(cmd);
         }
     }
@@ -481,6 +510,11 @@ flush_appends(struct raft *raft)
     if (raft_failure_test
         == RAFT_FT_TRANSFER_LEADERSHIP_AFTER_SEND_APPEND_REQ) {
         raft_failure_test = RAFT_FT_TRANSFER_LEADERSHIP;
+    } else if (raft_failure_test
+               == RAFT_FT_STOP_RAFT_RPC_AFTER_SEND_APPEND_REQ) {
+        /* The followers get the entries and acknowledge them; this
+         * leader never learns that they did. */
+        raft_failure_test = RAFT_FT_STOP_RAFT_RPC;
     }
 }
 
@@ -555,6 +589,9 @@ send_install_snapshot_request(struct raft *raft, struct server *s,
 static void
 set_leader(struct raft *raft, const struct uuid *sid)
 {
+    if (!uuid_equals(&raft->leader, sid)) {
+        raft->n_leader_changes++;
+    }
     raft->leader = *sid;
     raft->had_leader = raft->ever_had_leader = true;
     raft->candidate_retrying = false;
@@ -567,11 +604,17 @@ raft_become_follower(struct raft *raft)
     if (raft->role == RAFT_FOLLOWER) {
         return;
     }
+    /* Commands stay: their entries may still commit under the next
+     * leader (they complete when they do, or when that leader's log
+     * overwrites them), and run_timers() ends them if this member cannot
+     * learn which for long.  Stepping down, that wait starts now. */
+    for (size_t i = 0; raft->role == RAFT_LEADER && i < raft->n_commands;
+         i++) {
+        raft->commands[i]->timestamp = time_msec();
+    }
     raft->role = RAFT_FOLLOWER;
     raft_reset_election_timer(raft);
 
-    /* Commands stay: their entries may still commit under the next
-     * leader, and the timeout ends them otherwise. */
     for (size_t i = 0; i < raft->add_servers.n; i++) {
         const struct server *s = raft->add_servers.s[i];
         raft_send_add_server_reply(raft, &s->sid, s->address, false,
@@ -766,6 +809,10 @@ update_commit_index(struct raft *raft, uint64_t new_commit)
             reconfigure = true;
         }
     }
+    if (new_commit >= cf->log_start) {
+        raft_complete_forwarded_before(
+            raft, cluster_file_get_entry(cf, new_commit)->term);
+    }
     /* Recorded so that a restart serves a fresh log at once; it need not
      * be durable. */
     struct ovsdb_error *error = cluster_file_write_commit_index(cf, NULL,
@@ -809,6 +856,8 @@ send_append_reply(struct raft *raft, const struct raft_append_request *rq,
                   enum raft_append_result result, const char *comment)
 {
     struct cluster_file *cf = raft->cf;
+    raft->leader_commit_seen = MAX(raft->leader_commit_seen,
+                                   rq->leader_commit);
     if (result == RAFT_APPEND_OK && rq->leader_commit > cf->commit_index) {
         update_commit_index(raft, MIN(rq->leader_commit,
                                       rq->prev_log_index + rq->n_entries));
@@ -1134,7 +1183,8 @@ handle_install_snapshot_request(struct raft *raft,
         raft->snap_size = text.length;
         raft->snap_text = ds_steal_cstr(&text);
         raft->snapshot_unread = true;
-        raft_complete_truncated(raft, 1, RAFT_CMD_LOST_LEADERSHIP);
+        /* The snapshot may or may not contain their entries. */
+        raft_complete_all_commands(raft, RAFT_CMD_UNKNOWN);
         raft_mark_synced(raft);
         set_election_timer(raft, rq->election_timer);
         raft_reload_servers(raft);
@@ -1340,7 +1390,8 @@ raft_close(struct raft *raft)
         raft_transfer_leadership(raft, "this server is shutting down");
         raft_conns_run(raft->conns);
     }
-    raft_complete_all_commands(raft, RAFT_CMD_SHUTDOWN);
+    /* Proposed, their entries may still commit: no one will know here. */
+    raft_complete_all_commands(raft, RAFT_CMD_UNKNOWN);
     free(raft->commands);
     for (size_t i = 0; i < raft->n_deferred; i++) {
         raft_rpc_destroy(raft->deferred[i]);
@@ -1460,24 +1511,27 @@ run_timers(struct raft *raft)
         if (raft->role == RAFT_LEADER) {
             send_heartbeats(raft);
         }
+        long long outcome_wait = MAX(OUTCOME_WAIT_TIMERS
+                                         * (long long) raft->election_timer,
+                                     OUTCOME_WAIT_MIN_MSEC);
         for (size_t i = 0; i < raft->n_commands;) {
             struct raft_command *cmd = raft->commands[i];
-            if (raft->role == RAFT_LEADER && cmd->index) {
-                /* An entry in the leader's own log commits once a majority
-                 * has it, or ends when this server stops leading (see
-                 * raft_become_follower()).  Timing it out while it leads
-                 * would only have the client try again a transaction that
-                 * may still commit, and then commit it twice. */
+            if (cmd->index && !uuid_is_zero(&raft->leader)) {
+                /* An entry in the local log, and a leader (this member,
+                 * or the one it follows): the entry commits once a
+                 * majority has it, or that leader's log overwrites it
+                 * here (its first entry of its term does at the latest).
+                 * Ending it now would only have the client try again a
+                 * transaction that may still commit, and then commit it
+                 * twice. */
+                cmd->timestamp = now;
                 i++;
                 continue;
             }
-            if (cmd->timestamp
-                && now - cmd->timestamp
-                       > 2 * (long long) raft->election_timer) {
-                raft_complete_command(raft, i,
-                                      (cmd->index && raft->role != RAFT_LEADER
-                                           ? RAFT_CMD_LOST_LEADERSHIP
-                                           : RAFT_CMD_TIMEOUT));
+            if (cmd->timestamp && now - cmd->timestamp > outcome_wait) {
+                /* This member could not learn the entry's fate in time:
+                 * it may or may not commit. */
+                raft_complete_command(raft, i, RAFT_CMD_UNKNOWN);
             } else {
                 i++;
             }
@@ -1504,6 +1558,29 @@ run_timers(struct raft *raft)
                 i++;
             }
         }
+    }
+}
+
+/* On a terminal (lib/progress, when the program turned it on), a joining
+ * member shows how far it has caught up: the log index it has reached out
+ * of the newest commit index a leader sent, until the leader adds it. */
+static void
+show_join_progress(struct raft *raft)
+{
+    if (!progress_is_enabled()) {
+        return;
+    }
+    if (raft->joining) {
+        if (!raft->showing_join) {
+            progress_begin("catching up with the cluster", 0,
+                           PROGRESS_ENTRIES);
+            raft->showing_join = true;
+        }
+        progress_set_total(raft->leader_commit_seen);
+        progress_update(raft->cf->log_end - 1);
+    } else if (raft->showing_join) {
+        progress_end();
+        raft->showing_join = false;
     }
 }
 
@@ -1554,9 +1631,11 @@ raft_run(struct raft *raft)
         flush_appends(raft);
         sync_now(raft);
     }
+    show_join_progress(raft);
     if (raft->left) {
-        /* Out of the cluster for good: nothing more to say to anyone. */
-        raft_complete_all_commands(raft, RAFT_CMD_SHUTDOWN);
+        /* Out of the cluster for good: nothing more to say to anyone, nor
+         * to learn of the entries proposed. */
+        raft_complete_all_commands(raft, RAFT_CMD_UNKNOWN);
         raft_conns_destroy(raft->conns);
         raft->conns = NULL;
         raft->role = RAFT_FOLLOWER;

@@ -83,6 +83,10 @@ bool raft_left(const struct raft *);
 /* True after a write that Raft needs failed: only a restart recovers. */
 bool raft_failed(const struct raft *);
 uint64_t raft_get_term(const struct raft *);
+/* "leader", "candidate" or "follower" (static). */
+const char *raft_get_role(const struct raft *);
+/* How many times this member learned of a new leader. */
+unsigned long long raft_get_n_leader_changes(const struct raft *);
 uint64_t raft_get_election_timer(const struct raft *);
 uint64_t raft_get_commit_index(const struct raft *);
 /* The index of the last entry the database has applied (the "index" of
@@ -104,7 +108,19 @@ const struct uuid *raft_get_applied_eid(const struct raft *);
  * follower it goes to the leader (execute_command_request).  Poll the
  * returned command (caller must free with raft_command_unref()): its
  * status is RAFT_CMD_INCOMPLETE until the entry is committed
- * (RAFT_CMD_SUCCESS) or the command failed (any other status). */
+ * (RAFT_CMD_SUCCESS) or the command failed (any other status).
+ *
+ * A failure is definite (the entry never commits) except
+ * RAFT_CMD_UNKNOWN: an entry proposed, whose fate this member could not
+ * learn in time.  A leader that steps down keeps its commands: each
+ * completes when the log it then follows commits the entry (found by
+ * eid) or overwrites it (RAFT_CMD_LOST_LEADERSHIP); a forwarded command,
+ * once its entry reaches the local log, the same way.  It ends as
+ * RAFT_CMD_UNKNOWN after 10 election timers without a leader (an entry in
+ * the local log) or without news from the leader (a forwarded one), when
+ * an installed snapshot replaces the log, when the member leaves, fails
+ * or closes.  The entry of an unknown command may still commit later and
+ * come back from raft_next_entry() like any other member's. */
 struct raft_command;
 struct raft_command *raft_command_execute(struct raft *, const char *data,
                                           size_t size,
@@ -173,11 +189,27 @@ bool raft_change_election_timer(struct raft *, const char *ms, char **replyp);
  * vSwitch's cluster tests inject at fixed points of the protocol (a crash,
  * as ovs_fatal(), just before or after a given message is sent or
  * received; a slower election timer; no vote requests; no Raft traffic at
- * all; a leadership transfer), or "clear" to end it.  Process-wide, as
+ * all; a leadership transfer), or "clear" to end it.  One is ours:
+ * "stop-raft-rpc-after-sending-append-request", a leader that sends its
+ * new entries and then hears nothing, so that it steps down without
+ * learning that they committed.   Process-wide, as
  * the reference's: it applies to every clustered database of the server.
  * Returns false for an unknown scenario; stores the reply text (static) in
  * '*replyp' either way. */
 bool raft_set_failure_test(const char *scenario, const char **replyp);
+
+/* The other members of the configuration, for metrics: fills in '*peer'
+ * for the 'i'th and returns true, or returns false if there are not that
+ * many.  'address' is valid until the configuration changes (not before
+ * the loop's next pass). */
+struct raft_peer {
+    struct uuid sid;
+    const char *address;  /* Borrowed. */
+    bool connected;       /* A connection to it is up. */
+    uint64_t match_index; /* Highest index known on it (leader only,
+                             * else 0). */
+};
+bool raft_get_peer(const struct raft *, size_t i, struct raft_peer *peer);
 
 /* Appends the "cluster/status" report, in the reference's layout. */
 void raft_put_status(const struct raft *, struct ds *out);

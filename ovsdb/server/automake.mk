@@ -3,6 +3,7 @@
 # below it.  See ovsdb/server/README.md.
 ovsdb_libovsdb_a_SOURCES += \
 	ovsdb/server/databases.c ovsdb/server/databases.h \
+	ovsdb/server/metrics.c ovsdb/server/metrics.h \
 	ovsdb/server/server.c ovsdb/server/server.h \
 	ovsdb/server/session.c ovsdb/server/session.h \
 	ovsdb/server/session-private.h \

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "lib/allocator.h"
+#include "lib/timeval.h"
 #include "lib/uuid.h"
 #include "lib/vlog.h"
 #include "ovsdb/engine/error.h"
@@ -45,6 +46,7 @@ struct ovsdb_served_db {
     ino_t file_ino;
 
     unsigned int n_write_holds; /* ovsdb_served_db_hold_writes(). */
+    struct ovsdb_served_db_stats stats;
     uint64_t convert_ticket;    /* Clustered: the ticket of our conversion
                                  * that waits for its entry, or 0. */
 };
@@ -107,6 +109,13 @@ served_db_create(struct ovsdb_databases *set, const char *name,
                  struct ovsdb *db, struct ovsdb_storage *storage)
 {
     struct ovsdb_served_db *sdb = xzalloc(sizeof *sdb);
+    /* From 100 us (a batch of a few rows, no fsync) to 10 s. */
+    static const double batch_bounds[] = {
+        0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+        0.05,   0.1,     0.25,   0.5,   1,      2.5,   10,
+    };
+    prom_histogram_init(&sdb->stats.batch_seconds, batch_bounds,
+                        ARRAY_SIZE(batch_bounds));
     sdb->set = set;
     sdb->name = xstrdup(name);
     sdb->storage = storage;
@@ -420,6 +429,15 @@ served_db_close(struct ovsdb_served_db *sdb)
 {
     struct ovsdb_databases *set = sdb->set;
     ovsdb_served_db_flush(sdb);
+    /* Clustered transactions still undecided: no one here will learn
+     * their fate, and their clients hear so. */
+    ovsdb_storage_abandon(sdb->storage);
+    uint64_t ticket;
+    struct ovsdb_error *error;
+    while (ovsdb_storage_pop_outcome(sdb->storage, &ticket, &error)) {
+        set->observer.batch_done(set->observer.aux, sdb, ticket, error);
+        ovsdb_error_destroy(error);
+    }
     set->observer.db_removed(set->observer.aux, sdb);
     detach_db(sdb);
     ovsdb_storage_close(sdb->storage);
@@ -547,12 +565,15 @@ ovsdb_served_db_transact(struct ovsdb_served_db *sdb, json_t *params,
         ovsdb_txn_abort(txn);
         return must_wait(result, results_text);
     }
-    if (txn) {
+    if (!txn) {
+        sdb->stats.n_txn_no_commit++;
+    } else {
         struct ovsdb_error *error = ovsdb_txn_precommit(txn);
         if (!error && sdb->storage) {
             /* Group commit: the storage owns 'txn' from here on. */
             error = ovsdb_storage_commit_defer(sdb->storage, txn, durable);
             if (!error) {
+                sdb->stats.n_txn_committed++;
                 return result;
             }
             if (ovsdb_error_get_tag(error) == OVSDB_E_CLUSTER) {
@@ -564,6 +585,7 @@ ovsdb_served_db_transact(struct ovsdb_served_db *sdb, json_t *params,
             }
         }
         if (error) {
+            sdb->stats.n_txn_aborted++;
             ovsdb_txn_abort(txn);
             if (results_text) {
                 ovsdb_execute_append_error_text(results_text, error);
@@ -571,6 +593,7 @@ ovsdb_served_db_transact(struct ovsdb_served_db *sdb, json_t *params,
                 ovsdb_execute_append_error(result, error);
             }
         } else {
+            sdb->stats.n_txn_committed++;
             ovsdb_txn_commit_finish(txn);
         }
     }
@@ -646,8 +669,27 @@ ovsdb_served_db_flush(struct ovsdb_served_db *sdb)
     if (!ovsdb_served_db_has_pending(sdb)) {
         return;
     }
-    ovsdb_error_destroy(ovsdb_storage_flush(sdb->storage));
+    long long start = time_usec();
+    struct ovsdb_error *error = ovsdb_storage_flush(sdb->storage);
+    prom_histogram_observe(&sdb->stats.batch_seconds,
+                           (time_usec() - start) / 1e6);
+    if (error) {
+        sdb->stats.n_batch_failures++;
+        ovsdb_error_destroy(error);
+    }
     report_outcomes(sdb);
+}
+
+const struct ovsdb_served_db_stats *
+ovsdb_served_db_get_stats(const struct ovsdb_served_db *sdb)
+{
+    return &sdb->stats;
+}
+
+struct ovsdb_storage *
+ovsdb_served_db_get_storage(const struct ovsdb_served_db *sdb)
+{
+    return sdb->storage;
 }
 
 void

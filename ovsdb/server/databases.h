@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
+#include "lib/prom.h"
 #include "lib/util.h"
 #include "ovsdb/engine/execution.h"
 
@@ -189,6 +190,26 @@ bool ovsdb_served_db_has_pending(const struct ovsdb_served_db *);
  * durable), then reports the outcome to the observer.  Does nothing if
  * nothing is pending. */
 void ovsdb_served_db_flush(struct ovsdb_served_db *);
+
+/* What happened to 'sdb''s transactions, for metrics
+ * (ovsdb/server/metrics.h).  A "transact" that waits is counted when it
+ * runs for good. */
+struct ovsdb_served_db_stats {
+    unsigned long long n_txn_committed;  /* In memory (and in the batch). */
+    unsigned long long n_txn_aborted;    /* Precommit or storage refused. */
+    unsigned long long n_txn_no_commit;  /* Nothing to commit: read-only,
+                                          * or an operation failed. */
+    unsigned long long n_batch_failures; /* Batches the storage undid. */
+    struct prom_histogram batch_seconds; /* Time to write a batch (write,
+                                          * fsync; clustered: append and
+                                          * propose). */
+};
+/* Borrowed: valid until 'sdb' is removed. */
+const struct ovsdb_served_db_stats *ovsdb_served_db_get_stats(
+    const struct ovsdb_served_db *);
+/* 'sdb''s storage (borrowed), or NULL for "_Server" and relays. */
+struct ovsdb_storage *ovsdb_served_db_get_storage(
+    const struct ovsdb_served_db *);
 
 /* Writes 'txn' (precommitted, on 'sdb''s database; takes ownership) to
  * storage and commits it, or aborts it on a write error.  For replicated

@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "lib/allocator.h"
 #include "lib/daemon.h"
+#include "lib/progress.h"
 #include "lib/dirs.h"
 #include "lib/ds.h"
 #include "lib/poll-loop.h"
@@ -23,6 +25,7 @@
 #include "lib/vlog.h"
 #include "ovsdb/server/cluster-ctl.h"
 #include "ovsdb/server/databases.h"
+#include "ovsdb/server/metrics.h"
 #include "ovsdb/engine/error.h"
 #include "ovsdb/format/record.h"
 #include "ovsdb/server/relay.h"
@@ -44,6 +47,8 @@ struct options {
     bool active;                    /* --active. */
     bool no_dbs;                    /* --no-dbs: no default database. */
     const char *run_command;        /* --run, or NULL. */
+    const char *metrics;            /* --metrics, or NULL. */
+    int n_io_threads;               /* --n-io-threads, or -1: default. */
     struct ovsdb_ssl_config ssl;    /* Values may be "db:" specs. */
 };
 
@@ -51,11 +56,30 @@ struct options {
 struct ctl_state {
     struct ovsdb_server *srv;
     struct ovsdb_databases *dbs; /* srv's. */
+    struct ovsdb_metrics *metrics;
     struct restart_config *restart;
     bool exiting;
     struct unixctl_conn **compacts;     /* Waiting for compaction. */
     size_t n_compacts;
 };
+
+/* --n-io-threads: at most this many. */
+#define MAX_IO_THREADS 64
+
+/* One I/O thread per core beyond the first: the main thread keeps a core
+ * of its own. */
+static int
+default_io_threads(void)
+{
+    /* Test hook (not in the reference): the suite runs both ways. */
+    const char *s = getenv("OVSDB_SERVER_IO_THREADS");
+    int value;
+    if (s && str_to_int(s, &value) && value >= 0 && value <= MAX_IO_THREADS) {
+        return value;
+    }
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 1 ? (int) MIN(n - 1, MAX_IO_THREADS) : 0;
+}
 
 static noreturn void
 usage(void)
@@ -90,6 +114,11 @@ usage(void)
            "  --unixctl=SOCKET        override default control socket name\n"
            "  --no-dbs                start with no database\n"
            "  --run COMMAND           run COMMAND as subprocess then exit\n"
+           "  --metrics=ptcp:PORT[:IP]\n"
+           "                          serve Prometheus metrics over HTTP\n"
+           "  --n-io-threads=N        threads for TLS handshakes (default: "
+           "one per core\n"
+           "                          beyond the first; 0: none)\n"
            "  --disable-file-column-diff\n"
            "                          write whole changed columns to "
            "database files,\n"
@@ -113,6 +142,8 @@ parse_options(int argc, char *argv[], struct options *opts)
         OPT_IGNORED_NOARG,
         OPT_NO_COLUMN_DIFF,
         OPT_RUN,
+        OPT_METRICS,
+        OPT_N_IO_THREADS,
         DAEMON_OPTION_ENUMS,
         VLOG_OPTION_ENUMS,
         REPLAY_OPTION_ENUMS,
@@ -130,6 +161,8 @@ parse_options(int argc, char *argv[], struct options *opts)
         /* ovn-ctl passes it when --help lists it (ovsdb/format/record.h). */
         { "disable-file-column-diff", no_argument, NULL, OPT_NO_COLUMN_DIFF },
         { "run", required_argument, NULL, OPT_RUN },
+        { "metrics", required_argument, NULL, OPT_METRICS },
+        { "n-io-threads", required_argument, NULL, OPT_N_IO_THREADS },
         { "record", optional_argument, NULL, OPT_RECORD },
         { "replay", optional_argument, NULL, OPT_REPLAY },
         DAEMON_LONG_OPTIONS,
@@ -176,6 +209,19 @@ parse_options(int argc, char *argv[], struct options *opts)
             break;
         case OPT_RUN:
             opts->run_command = optarg;
+            break;
+        case OPT_METRICS:
+            opts->metrics = optarg;
+            break;
+        case OPT_N_IO_THREADS:
+            if (!str_to_int(optarg, &opts->n_io_threads)
+                || opts->n_io_threads < 0
+                || opts->n_io_threads > MAX_IO_THREADS) {
+                ovs_fatal(0,
+                          "--n-io-threads: %s is not a number from 0 to "
+                          "%d",
+                          optarg, MAX_IO_THREADS);
+            }
             break;
         case OPT_IGNORED_NOARG:
             break;
@@ -475,6 +521,61 @@ reconnect_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
     unixctl_command_reply(conn, NULL);
 }
 
+/* metrics/set-remote REMOTE: serve the metrics on "ptcp:PORT[:IP]", or on
+ * nothing for "". */
+static void
+metrics_set_remote_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                      const char *argv[], void *ctl_)
+{
+    struct ctl_state *ctl = ctl_;
+    int error = ovsdb_metrics_set_remote(ctl->metrics, argv[1]);
+    if (error == EINVAL) {
+        unixctl_command_reply_error(conn, "metrics remote must be "
+                                          "ptcp:PORT[:IP] or empty");
+    } else if (error) {
+        char *msg = xasprintf("%s: %s", argv[1], ovs_strerror(error));
+        unixctl_command_reply_error(conn, msg);
+        free(msg);
+    } else {
+        unixctl_command_reply(conn, NULL);
+    }
+}
+
+/* ovsdb-server/io-threads [N]: sets the number of I/O threads, if given,
+ * and shows it. */
+static void
+io_threads_cb(struct unixctl_conn *conn, int argc, const char *argv[],
+              void *ctl_)
+{
+    struct ctl_state *ctl = ctl_;
+    if (argc > 1) {
+        int n;
+        if (!str_to_int(argv[1], &n) || n < 0 || n > MAX_IO_THREADS) {
+            char *msg = xasprintf("%s: not a number from 0 to %d", argv[1],
+                                  MAX_IO_THREADS);
+            unixctl_command_reply_error(conn, msg);
+            free(msg);
+            return;
+        }
+        ovsdb_server_set_io_threads(ctl->srv, n);
+    }
+    struct ds s = DS_EMPTY_INITIALIZER;
+    ovsdb_server_put_io_threads(ctl->srv, &s);
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+static void
+metrics_show_remote_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                       const char *argv[] OVS_UNUSED, void *ctl_)
+{
+    struct ctl_state *ctl = ctl_;
+    struct ds s = DS_EMPTY_INITIALIZER;
+    ovsdb_metrics_put_remote(ctl->metrics, &s);
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
 static void
 register_commands(struct ctl_state *ctl)
 {
@@ -503,13 +604,19 @@ register_commands(struct ctl_state *ctl)
                              disable_monitor_cond_cb, ctl);
     unixctl_command_register("ovsdb-server/memory-trim-on-compaction",
                              "on|off", 1, 1, memory_trim_cb, ctl);
+    unixctl_command_register("metrics/set-remote", "ptcp:PORT[:IP]|\"\"", 1, 1,
+                             metrics_set_remote_cb, ctl);
+    unixctl_command_register("metrics/show-remote", "", 0, 0,
+                             metrics_show_remote_cb, ctl);
+    unixctl_command_register("ovsdb-server/io-threads", "[N]", 0, 1,
+                             io_threads_cb, ctl);
 }
 
 
 int
 main(int argc, char *argv[])
 {
-    struct options opts = { .remotes = NULL };
+    struct options opts = { .remotes = NULL, .n_io_threads = -1 };
 
     set_program_name(argv[0]);
     parse_options(argc, argv, &opts);
@@ -526,6 +633,11 @@ main(int argc, char *argv[])
     struct restart_config *restart = restart_config_create(files, n_files,
                                                            opts.remotes,
                                                            opts.n_remotes);
+    if (!daemon_get_detach()) {
+        /* In the foreground on a terminal: reading a big database, a
+         * conversion and a joining member's catch-up show progress. */
+        progress_enable("ovsdb-server");
+    }
     daemonize_start();
     allocator_init();               /* In the process that serves. */
     restart_config_load(restart);   /* A restarted server's differs. */
@@ -533,6 +645,13 @@ main(int argc, char *argv[])
     struct ctl_state ctl = { .srv = ovsdb_server_create(),
                              .restart = restart };
     ctl.dbs = ovsdb_server_get_databases(ctl.srv);
+    ctl.metrics = ovsdb_metrics_create(ctl.srv);
+    if (opts.metrics) {
+        int error = ovsdb_metrics_set_remote(ctl.metrics, opts.metrics);
+        if (error) {
+            ovs_fatal(error, "--metrics=%s", opts.metrics);
+        }
+    }
     n_files = restart_config_n_dbs(restart);
     struct ovsdb_relay **relays = xcalloc(n_files, sizeof *relays);
     size_t n_relays = 0;
@@ -562,6 +681,10 @@ main(int argc, char *argv[])
         }
     }
     ovsdb_server_set_ssl_config(ctl.srv, &opts.ssl);
+    /* (Threads only now: daemonize_start() forked before.) */
+    ovsdb_server_set_io_threads(ctl.srv, opts.n_io_threads >= 0
+                                             ? opts.n_io_threads
+                                             : default_io_threads());
     struct ovsdb_replication *repl = ovsdb_replication_create(ctl.dbs);
     if (opts.sync_exclude) {
         struct ovsdb_error *error = ovsdb_replication_set_exclude(
@@ -623,6 +746,7 @@ main(int argc, char *argv[])
         }
         ovsdb_replication_run(repl);
         ovsdb_server_run(ctl.srv);
+        ovsdb_metrics_run(ctl.metrics);
         if (ctl.n_compacts && !ovsdb_databases_compacting(ctl.dbs)) {
             for (size_t i = 0; i < ctl.n_compacts; i++) {
                 unixctl_command_reply(ctl.compacts[i], NULL);
@@ -644,6 +768,7 @@ main(int argc, char *argv[])
         }
         ovsdb_replication_wait(repl);
         ovsdb_server_wait(ctl.srv);
+        ovsdb_metrics_wait(ctl.metrics);
         if (ctl.n_compacts) {
             poll_timer_wait(100);
         }
@@ -654,6 +779,7 @@ main(int argc, char *argv[])
     unixctl_server_run(unixctl);
     unixctl_server_destroy(unixctl);
     ovsdb_replication_destroy(repl);
+    ovsdb_metrics_destroy(ctl.metrics);
     ovsdb_server_destroy(ctl.srv);
     ovsdb_ssl_config_destroy(&opts.ssl);
     for (size_t i = 0; i < n_relays; i++) {

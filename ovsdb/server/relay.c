@@ -32,8 +32,19 @@ VLOG_DEFINE_THIS_MODULE(relay);
  * the next (msec). */
 #define REMOTE_SWITCH_INTERVAL 2000
 
+/* An upstream that does not serve the database yet (a relay itself, still
+ * fetching its schema, or a member still joining) is asked again on the
+ * same connection after this long, doubling up to the maximum.  A relay
+ * started with a chain of relays in front of it then follows the
+ * transactions made right after start-up as notifications, as the
+ * reference's relays do, rather than finding them all in its first
+ * monitor reply a reconnection later. */
+#define SCHEMA_RETRY_MIN_MSEC 50
+#define SCHEMA_RETRY_MAX_MSEC 1000
+
 enum relay_state {
     RELAY_DISCONNECTED,         /* Waiting for a connection. */
+    RELAY_SCHEMA_WAIT,          /* "get_schema" refused; again later. */
     RELAY_SCHEMA_REQUESTED,     /* "get_schema" sent. */
     RELAY_MONITOR_REQUESTED,    /* "monitor_cond_since" sent. */
     RELAY_ACTIVE                /* In sync; forwarding transactions. */
@@ -61,6 +72,8 @@ struct ovsdb_relay {
 
     enum relay_state state;
     json_t *request_id;         /* Outstanding get_schema or monitor. */
+    long long schema_retry_at;  /* RELAY_SCHEMA_WAIT: when to ask again. */
+    int schema_retry_msec;      /* The wait after the next refusal. */
     struct ovsdb_served_db *sdb; /* NULL until the first schema. */
     struct uuid last_id;        /* Upstream's last transaction id seen. */
     bool have_last_id;
@@ -453,13 +466,24 @@ handle_reply(struct ovsdb_relay *relay, struct jsonrpc_msg *msg)
         json_decref(relay->request_id);
         relay->request_id = NULL;
         if (is_error) {
+            static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
             char *s = jsonx_to_string_sorted(msg->error);
-            VLOG_WARN("%s: %s: error from upstream %s: %s", relay->db_name,
-                      relay->state == RELAY_SCHEMA_REQUESTED
-                      ? "get_schema" : "monitor_cond_since",
-                      jsonrpc_session_get_name(relay->js), s);
+            VLOG_WARN_RL(&rl, "%s: %s: error from upstream %s: %s",
+                         relay->db_name,
+                         relay->state == RELAY_SCHEMA_REQUESTED
+                             ? "get_schema"
+                             : "monitor_cond_since",
+                         jsonrpc_session_get_name(relay->js), s);
             free(s);
-            jsonrpc_session_force_reconnect(relay->js);
+            if (relay->state == RELAY_SCHEMA_REQUESTED) {
+                relay->state = RELAY_SCHEMA_WAIT;
+                relay->schema_retry_at = (time_msec()
+                                          + relay->schema_retry_msec);
+                relay->schema_retry_msec = MIN(2 * relay->schema_retry_msec,
+                                               SCHEMA_RETRY_MAX_MSEC);
+            } else {
+                jsonrpc_session_force_reconnect(relay->js);
+            }
         } else if (relay->state == RELAY_SCHEMA_REQUESTED) {
             handle_schema(relay, msg->result);
         } else if (relay->state == RELAY_MONITOR_REQUESTED) {
@@ -505,6 +529,13 @@ relay_disconnected(struct ovsdb_relay *relay)
     }
 }
 
+static void
+request_schema(struct ovsdb_relay *relay)
+{
+    send_request(relay, "get_schema", json_pack("[s]", relay->db_name));
+    relay->state = RELAY_SCHEMA_REQUESTED;
+}
+
 void
 ovsdb_relay_run(struct ovsdb_relay *relay)
 {
@@ -517,9 +548,8 @@ ovsdb_relay_run(struct ovsdb_relay *relay)
         if (jsonrpc_session_is_connected(relay->js)) {
             VLOG_INFO("%s: connected to %s", relay->db_name,
                       jsonrpc_session_get_name(relay->js));
-            send_request(relay, "get_schema",
-                         json_pack("[s]", relay->db_name));
-            relay->state = RELAY_SCHEMA_REQUESTED;
+            relay->schema_retry_msec = SCHEMA_RETRY_MIN_MSEC;
+            request_schema(relay);
         } else {
             relay->switch_at = time_msec() + REMOTE_SWITCH_INTERVAL;
         }
@@ -531,6 +561,11 @@ ovsdb_relay_run(struct ovsdb_relay *relay)
             relay_open_session(relay);
         }
         return;
+    }
+
+    if (relay->state == RELAY_SCHEMA_WAIT
+        && time_msec() >= relay->schema_retry_at) {
+        request_schema(relay);
     }
 
     /* Bounded, so that a busy upstream cannot starve local clients. */
@@ -557,5 +592,8 @@ ovsdb_relay_wait(struct ovsdb_relay *relay)
     jsonrpc_session_recv_wait(relay->js);
     if (!jsonrpc_session_is_connected(relay->js) && relay->n_remotes > 1) {
         poll_timer_wait_until(relay->switch_at);
+    }
+    if (relay->state == RELAY_SCHEMA_WAIT) {
+        poll_timer_wait_until(relay->schema_retry_at);
     }
 }

@@ -6,14 +6,17 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lib/allocator.h"
 #include "lib/ds.h"
 #include "lib/jsonrpc.h"
+#include "lib/handshake-pool.h"
 #include "lib/poll-loop.h"
 #include "lib/replay.h"
 #include "lib/reconnect.h"
+#include "lib/stream-ssl.h"
 #include "lib/stream.h"
 #include "lib/timeval.h"
 #include "lib/vlog.h"
@@ -33,6 +36,35 @@ VLOG_DEFINE_THIS_MODULE(server);
  * often a remote that failed to open is retried (msec). */
 #define STATS_INTERVAL 10000
 
+/* After a burst (big transactions, a backlog of monitor updates for slow
+ * readers), the allocator keeps what was freed for the next one: with
+ * glibc, RSS stayed at the burst's peak (Queue with RFC monitors: 127 MB
+ * at rest for 39 MB allocated).  Once the server has been idle for a
+ * whole check interval (no transaction ran, nothing queued for any
+ * client), and the allocator holds more than IDLE_RELEASE_MIN_BYTES and
+ * half again what is allocated, it is given back, once per idle period.
+ * Not during a burst: releasing after each big transaction made the next
+ * one fault every page back in (DESIGN.md, "Allocators"). */
+#define IDLE_CHECK_MSEC 1000
+#define IDLE_RELEASE_MIN_BYTES (16 * 1024 * 1024)
+
+/* TLS handshakes cost a public-key operation each (about 1-2 ms with
+ * RSA-2048), and a storm of reconnecting clients has hundreds under way at
+ * once: run all of them in one pass and every established client waits
+ * for the lot (0.4 s at 1,000 clients, issue 32).  A pass spends at most
+ * this long on sessions that are still handshaking, oldest first; the rest
+ * wait for the next pass, which comes at once. */
+#define HANDSHAKE_BUDGET_USEC 5000
+
+/* Streams whose handshakes finished on I/O threads become sessions at most
+ * this many per pass.  Each new session's first request (a monitor of its
+ * rows, typically) costs the main thread a few tenths of a millisecond;
+ * with many threads handing back handshakes faster than the main thread
+ * can serve them, taking all of them at once would make one pass as long
+ * as the backlog.  The rest stay in the pool's ready list (their clients'
+ * requests wait in the socket) for the next pass, which comes at once. */
+#define HANDSHAKEN_PER_PASS 16
+
 /* How often the status of "db:" remotes is written (as the reference). */
 #define REMOTE_STATUS_INTERVAL 2500
 #define REMOTE_RETRY_INTERVAL 5000
@@ -49,6 +81,9 @@ struct remote {
     struct ovsdb_session *session;  /* Active remote. */
     long long retry_at;             /* Passive remote not open yet. */
     int last_error;
+    unsigned int serial; /* Unique in the process: names the
+                                     * remote for a stream in 'handshakes'
+                                     * (which may outlive it). */
 };
 
 /* A client session and the remote it came from (NULL once that remote is
@@ -74,11 +109,20 @@ struct ovsdb_server {
     struct server_session *sessions;
     size_t n_sessions, allocated_sessions;
 
+    struct handshake_pool *handshakes; /* TLS handshakes on other threads,
+                                        * or NULL (--n-io-threads=0). */
+    unsigned int next_remote_serial;
+
     int probe_interval;             /* -1: the stream's default. */
     bool monitor_cond_disabled;     /* ovsdb-server/disable-monitor-cond. */
 
     struct allocator_stats stats;   /* Cached for memory/show. */
     long long next_stats;
+
+    /* Giving memory back when idle (IDLE_CHECK_MSEC). */
+    long long next_idle_check;
+    unsigned long long idle_txns; /* Transactions run at the last check. */
+    bool idle_released;           /* Released since the last activity. */
     long long next_remote_status; /* When to write "db:" remotes' status
                                      * columns (remote-status.h) next. */
 };
@@ -143,6 +187,7 @@ ovsdb_server_create(void)
 
     allocator_get_stats(&srv->stats);
     srv->next_stats = time_msec() + STATS_INTERVAL;
+    srv->next_idle_check = time_msec() + IDLE_CHECK_MSEC;
     srv->next_remote_status = LLONG_MIN; /* At the first pass. */
     return srv;
 }
@@ -168,6 +213,7 @@ ovsdb_server_destroy(struct ovsdb_server *srv)
         ovsdb_session_destroy(srv->sessions[i].session);
     }
     free(srv->sessions);
+    handshake_pool_destroy(srv->handshakes);
     ovsdb_databases_destroy(srv->dbs);
     free(srv);
 }
@@ -278,6 +324,7 @@ remote_create(struct ovsdb_server *srv, const struct ovsdb_remote_options *o)
 {
     struct remote *r = xzalloc(sizeof *r);
     r->name = xstrdup(o->target);
+    r->serial = ++srv->next_remote_serial;
     if (remote_is_active(r->name)) {
         r->session = add_session(srv, jsonrpc_session_open(r->name, true),
                                  r);
@@ -488,10 +535,88 @@ accept_connections(struct ovsdb_server *srv, struct remote *r)
             }
             return;
         }
-        add_session(srv, jsonrpc_session_open_unreliably(
-                             jsonrpc_open(stream)), r);
+        if (srv->handshakes && stream_ssl_may_handshake_elsewhere(stream)) {
+            handshake_pool_submit(srv->handshakes, stream,
+                                  (void *) (uintptr_t) r->serial);
+        } else {
+            add_session(srv,
+                        jsonrpc_session_open_unreliably(jsonrpc_open(stream)),
+                        r);
+        }
     }
     poll_immediate_wake();
+}
+
+/* Opens at most 'max' of the streams whose handshakes ran on other threads
+ * as sessions of the remote that accepted them (closed if it is gone). */
+static void
+take_handshaken(struct ovsdb_server *srv, struct handshake_pool *pool,
+                size_t max)
+{
+    struct stream *stream;
+    void *aux;
+    for (size_t n = 0; n < max; n++) {
+        stream = handshake_pool_take(pool, &aux);
+        if (!stream) {
+            return;
+        }
+        unsigned int serial = (uintptr_t) aux;
+        struct remote *r = NULL;
+        for (size_t i = 0; i < srv->n_remotes && !r; i++) {
+            if (srv->remotes[i]->serial == serial) {
+                r = srv->remotes[i];
+            }
+        }
+        if (r) {
+            add_session(srv,
+                        jsonrpc_session_open_unreliably(jsonrpc_open(stream)),
+                        r);
+        } else {
+            stream_close(stream);
+        }
+    }
+    poll_immediate_wake(); /* More may be ready. */
+}
+
+void
+ovsdb_server_set_io_threads(struct ovsdb_server *srv, int n)
+{
+    int old = srv->handshakes ? handshake_pool_n_threads(srv->handshakes) : 0;
+    if (n == old) {
+        return;
+    }
+    if (srv->handshakes) {
+        /* Their handshakes go on here, or in the new pool's threads. */
+        handshake_pool_stop(srv->handshakes);
+        take_handshaken(srv, srv->handshakes, SIZE_MAX);
+        handshake_pool_destroy(srv->handshakes);
+        srv->handshakes = NULL;
+    }
+    if (n > 0) {
+        srv->handshakes = handshake_pool_create(n);
+    }
+    VLOG_DBG("%d I/O thread%s (TLS handshakes)", n, n == 1 ? "" : "s");
+}
+
+void
+ovsdb_server_get_io_threads(const struct ovsdb_server *srv, int *n_threads,
+                            size_t *n_handshakes)
+{
+    *n_threads = (srv->handshakes ? handshake_pool_n_threads(srv->handshakes)
+                                  : 0);
+    *n_handshakes = (srv->handshakes
+                         ? handshake_pool_n_inflight(srv->handshakes)
+                         : 0);
+}
+
+void
+ovsdb_server_put_io_threads(const struct ovsdb_server *srv, struct ds *out)
+{
+    int n_threads;
+    size_t n_handshakes;
+    ovsdb_server_get_io_threads(srv, &n_threads, &n_handshakes);
+    ds_put_format(out, "io-threads: %d\nhandshakes-in-flight: %zu\n",
+                  n_threads, n_handshakes);
 }
 
 /* ovsdb_remote_status_cb: what the server knows of remote 'target'. */
@@ -537,6 +662,50 @@ get_remote_status(const char *target, struct ovsdb_remote_status *st,
     return true;
 }
 
+/* Every transaction that ran to the end in any database. */
+static unsigned long long
+count_txns(const struct ovsdb_server *srv)
+{
+    unsigned long long n = 0;
+    for (size_t i = 0; i < ovsdb_databases_count(srv->dbs); i++) {
+        const struct ovsdb_served_db_stats *st = ovsdb_served_db_get_stats(
+            ovsdb_databases_at(srv->dbs, i));
+        n += st->n_txn_committed + st->n_txn_aborted + st->n_txn_no_commit;
+    }
+    return n;
+}
+
+/* See IDLE_CHECK_MSEC. */
+static void
+release_memory_if_idle(struct ovsdb_server *srv)
+{
+    unsigned long long txns = count_txns(srv);
+    bool idle = txns == srv->idle_txns;
+    for (size_t i = 0; idle && i < srv->n_sessions; i++) {
+        struct ovsdb_session_stats st;
+        ovsdb_session_get_stats(srv->sessions[i].session, &st);
+        idle = !st.backlog;
+    }
+    srv->idle_txns = txns;
+    if (!idle) {
+        srv->idle_released = false;
+        return;
+    }
+    if (srv->idle_released) {
+        return;
+    }
+    srv->idle_released = true;
+    struct allocator_stats st;
+    allocator_get_stats(&st);
+    size_t held = st.rss > st.allocated ? st.rss - st.allocated : 0;
+    if (held > IDLE_RELEASE_MIN_BYTES && held > st.allocated / 2) {
+        allocator_release_free_memory();
+        allocator_get_stats(&srv->stats);
+        VLOG_DBG("idle: gave back free memory (RSS %zu kB, now %zu kB)",
+                 st.rss / 1024, srv->stats.rss / 1024);
+    }
+}
+
 void
 ovsdb_server_run(struct ovsdb_server *srv)
 {
@@ -559,6 +728,9 @@ ovsdb_server_run(struct ovsdb_server *srv)
         }
     }
 
+    if (srv->handshakes) {
+        take_handshaken(srv, srv->handshakes, HANDSHAKEN_PER_PASS);
+    }
     for (size_t i = 0; i < srv->n_remotes; i++) {
         struct remote *r = srv->remotes[i];
         if (r->listener) {
@@ -574,9 +746,21 @@ ovsdb_server_run(struct ovsdb_server *srv)
         }
     }
 
+    long long handshake_usec = 0;
     for (size_t i = 0; i < srv->n_sessions;) {
         struct ovsdb_session *s = srv->sessions[i].session;
-        ovsdb_session_run(s);
+        if (ovsdb_session_is_handshaking(s)) {
+            if (handshake_usec >= HANDSHAKE_BUDGET_USEC) {
+                poll_immediate_wake();
+                i++;
+                continue;
+            }
+            long long start = time_usec();
+            ovsdb_session_run(s);
+            handshake_usec += time_usec() - start;
+        } else {
+            ovsdb_session_run(s);
+        }
         if (!ovsdb_session_is_alive(s)) {
             VLOG_DBG("%s: disconnected", ovsdb_session_get_name(s));
             struct remote *r = srv->sessions[i].remote;
@@ -598,6 +782,10 @@ ovsdb_server_run(struct ovsdb_server *srv)
     if (now >= srv->next_stats) {
         allocator_get_stats(&srv->stats);
         srv->next_stats = now + STATS_INTERVAL;
+    }
+    if (now >= srv->next_idle_check) {
+        srv->next_idle_check = now + IDLE_CHECK_MSEC;
+        release_memory_if_idle(srv);
     }
 
     /* Last: send what this pass queued (replies, monitor updates), so that
@@ -631,11 +819,29 @@ ovsdb_server_wait(struct ovsdb_server *srv)
     for (size_t i = 0; i < srv->n_sessions; i++) {
         ovsdb_session_wait(srv->sessions[i].session);
     }
+    if (srv->handshakes) {
+        handshake_pool_wait(srv->handshakes);
+    }
     ovsdb_databases_wait(srv->dbs);
     poll_timer_wait_until(srv->next_stats);
+    if (!srv->idle_released) {
+        poll_timer_wait_until(srv->next_idle_check);
+    }
     if (have_db_specs(srv)) {
         poll_timer_wait_until(srv->next_remote_status);
     }
+}
+
+size_t
+ovsdb_server_n_sessions(const struct ovsdb_server *srv)
+{
+    return srv->n_sessions;
+}
+
+struct ovsdb_session *
+ovsdb_server_session_at(const struct ovsdb_server *srv, size_t i)
+{
+    return srv->sessions[i].session;
 }
 
 /* Puts " NAME:<bytes> bytes (<size in KiB, MiB, GiB or TiB>)" on 'out'. */

@@ -26,9 +26,11 @@
 #define OVSDB_SERVER_H 1
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct ds;
 struct ovsdb_databases;
+struct ovsdb_session;
 struct ovsdb_ssl_config;
 
 struct ovsdb_server;
@@ -40,6 +42,17 @@ void ovsdb_server_destroy(struct ovsdb_server *);   /* NULL is fine. */
 
 void ovsdb_server_run(struct ovsdb_server *);
 void ovsdb_server_wait(struct ovsdb_server *);
+
+/* I/O threads: today they run the TLS handshakes of accepted connections
+ * (lib/handshake-pool.h), the costly part of a storm of reconnecting TLS
+ * clients; everything else stays on the main thread.  0 (the default of a
+ * new server) runs them there too.  Changing the number hands the
+ * handshakes under way to the new threads, or to the main thread. */
+void ovsdb_server_set_io_threads(struct ovsdb_server *, int n);
+/* Appends "io-threads: N" and "handshakes-in-flight: M" lines. */
+void ovsdb_server_put_io_threads(const struct ovsdb_server *, struct ds *);
+void ovsdb_server_get_io_threads(const struct ovsdb_server *, int *n_threads,
+                                 size_t *n_handshakes);
 
 /* The databases served (owned by the server). */
 struct ovsdb_databases *ovsdb_server_get_databases(
@@ -74,6 +87,12 @@ void ovsdb_server_disable_monitor_cond(struct ovsdb_server *);
  * values may be "db:" specs, about once a second. */
 void ovsdb_server_set_ssl_config(struct ovsdb_server *,
                                  const struct ovsdb_ssl_config *ssl);
+
+/* The client sessions now, for metrics: borrowed, valid until the next
+ * ovsdb_server_run(). */
+size_t ovsdb_server_n_sessions(const struct ovsdb_server *);
+struct ovsdb_session *ovsdb_server_session_at(const struct ovsdb_server *,
+                                              size_t i);
 
 /* Appends the memory/show report: the reference's counts plus the
  * allocator's statistics (refreshed for this call). */

@@ -225,6 +225,12 @@ ovsdb_session_is_alive(const struct ovsdb_session *s)
     return !s->dropped && jsonrpc_session_is_alive(s->js);
 }
 
+bool
+ovsdb_session_is_handshaking(const struct ovsdb_session *s)
+{
+    return jsonrpc_session_is_handshaking(s->js);
+}
+
 void
 ovsdb_session_get_stats(const struct ovsdb_session *s,
                         struct ovsdb_session_stats *stats)
@@ -673,11 +679,21 @@ monitor_update_cb(void *sm_, const struct ovsdb_monitor_update *u)
     }
     iov[n].iov_base = ",";
     iov[n++].iov_len = 1;
-    iov[n].iov_base = (char *) u->body;
-    iov[n++].iov_len = u->body_size;
-    iov[n].iov_base = "]}";
-    iov[n++].iov_len = 2;
-    send_iov(s, iov, n);
+    if (u->shared) {
+        /* By reference: one copy for every session behind on it. */
+        struct iovec tail = { "]}", 2 };
+        if (!s->dropped) {
+            size_t before = jsonrpc_session_get_backlog(s->js);
+            jsonrpc_session_send_shared(s->js, iov, n, u->shared, &tail, 1);
+            note_queued(s, before);
+        }
+    } else {
+        iov[n].iov_base = (char *) u->body;
+        iov[n++].iov_len = u->body_size;
+        iov[n].iov_base = "]}";
+        iov[n++].iov_len = 2;
+        send_iov(s, iov, n);
+    }
     s->has_updates = true;
 }
 

@@ -43,6 +43,9 @@ void ovsdb_session_flush(struct ovsdb_session *);
  * ovsdb_session_flush(): the server flushes those sessions first. */
 bool ovsdb_session_has_updates(const struct ovsdb_session *);
 bool ovsdb_session_is_alive(const struct ovsdb_session *);
+/* True while the session's connection is being set up (a TLS handshake):
+ * see jsonrpc_session_is_handshaking(). */
+bool ovsdb_session_is_handshaking(const struct ovsdb_session *);
 const char *ovsdb_session_get_name(const struct ovsdb_session *);
 
 /* Group commit: every transaction on 'sdb' up to 'ticket' (see

@@ -23,6 +23,8 @@
 #include "lib/ds.h"
 #include "lib/json-util.h"
 #include "lib/poll-loop.h"
+#include "lib/progress.h"
+#include "lib/prom.h"
 #include "lib/timeval.h"
 #include "lib/uuid.h"
 #include "lib/vlog.h"
@@ -110,6 +112,8 @@ struct ovsdb_storage {
     /* Statistics. */
     unsigned long long n_batches, n_batch_failures;
     size_t max_batch;
+    struct prom_histogram commit_seconds; /* Clustered: entries' time from
+                                           * proposed to known committed. */
 
     unsigned long long n_compactions;
     struct ovsdb_error *compact_error;
@@ -124,6 +128,8 @@ struct pending_txn {
     struct raft_command *cmd;   /* Clustered: its entry's, or NULL if it
                                  * changed nothing persistent. */
     struct uuid eid;            /* Clustered: its entry's eid. */
+    long long proposed_usec;    /* Clustered: time_usec() when its entry
+                                 * was proposed. */
 };
 
 /* Every transaction with a ticket up to 'ticket' is decided: committed if
@@ -270,6 +276,12 @@ open__(const char *path, const char *name, struct ovsdb_storage **storagep,
     if (raft) {
         s->state_eid = *raft_get_applied_eid(raft);
         s->slice_msec = time_msec();
+        static const double commit_bounds[] = {
+            0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+            0.1,    0.25,  0.5,    1,     2.5,  5,     10,
+        };
+        prom_histogram_init(&s->commit_seconds, commit_bounds,
+                            ARRAY_SIZE(commit_bounds));
     }
     s->min_msec = env_llong("OVSDB_COMPACT_MIN_MSEC", COMPACT_MIN_MSEC);
     s->min_bytes = env_llong("OVSDB_COMPACT_MIN_BYTES", COMPACT_MIN_BYTES);
@@ -366,6 +378,24 @@ ovsdb_storage_last_compact_error(const struct ovsdb_storage *s)
     return s->compact_error;
 }
 
+long long
+ovsdb_storage_get_file_size(const struct ovsdb_storage *s)
+{
+    return file_size(s);
+}
+
+unsigned long long
+ovsdb_storage_get_n_records(const struct ovsdb_storage *s)
+{
+    return n_records(s);
+}
+
+const struct prom_histogram *
+ovsdb_storage_get_commit_latency(const struct ovsdb_storage *s)
+{
+    return s->raft ? &s->commit_seconds : NULL;
+}
+
 void
 ovsdb_storage_put_stats(const struct ovsdb_storage *s, struct ds *out)
 {
@@ -460,6 +490,10 @@ finish_txns(struct ovsdb_storage *s, size_t n)
             ovsdb_destroy(s->new_db);
             s->new_db = s->db = pt->convert_db;
         }
+        if (pt->cmd) {
+            prom_histogram_observe(&s->commit_seconds,
+                                   (time_usec() - pt->proposed_usec) / 1e6);
+        }
         raft_command_unref(pt->cmd);
     }
     push_outcome(s, s->txns[n - 1].ticket, NULL);
@@ -489,13 +523,28 @@ undo_txns(struct ovsdb_storage *s, struct ovsdb_error *error)
     s->n_batch_failures++;
 }
 
+/* Clustered: an "unknown outcome": the transaction's entry went to the
+ * cluster, and this member could not learn whether it committed ('why'). */
+static struct ovsdb_error *
+unknown_outcome(const char *why)
+{
+    return ovsdb_error(OVSDB_E_UNKNOWN_OUTCOME,
+                       "%s: the transaction may or may not have been "
+                       "committed; read the database to find out",
+                       why);
+}
+
 /* Clustered: the error for a Raft command that failed with 'status'.  A
- * write error is one; anything else (no leader, a leader change, another
- * member's entry first, a timeout) is a "cluster error": the transaction
- * did not happen and may be tried again, as the reference does. */
+ * write error is one; RAFT_CMD_UNKNOWN is an "unknown outcome"; anything
+ * else (no leader, a leader change that overwrote the entry, another
+ * member's entry first) is a "cluster error": the transaction did not
+ * happen and may be tried again, as the reference does. */
 static struct ovsdb_error *
 command_error(enum raft_command_status status)
 {
+    if (status == RAFT_CMD_UNKNOWN) {
+        return unknown_outcome("the cluster did not tell its fate in time");
+    }
     return ovsdb_error(status == RAFT_CMD_IO_ERROR ? OVSDB_E_IO
                                                    : OVSDB_E_CLUSTER,
                        "%s", raft_command_status_to_string(status));
@@ -532,6 +581,7 @@ propose_txn(struct ovsdb_storage *s, const struct ovsdb_txn *txn,
         return command_error(status);
     }
     pt->cmd = cmd;
+    pt->proposed_usec = time_usec();
     s->state_eid = pt->eid;
     return NULL;
 }
@@ -640,11 +690,26 @@ raft_decide(struct ovsdb_storage *s)
             && uuid_equals(&eid, &s->txns[0].eid)) {
             finish_txns(s, 1);
         } else {
-            if (s->n_txns) {
+            if (is_snapshot) {
+                /* It may hold our entries or not. */
+                undo_txns(s, unknown_outcome("a snapshot from the leader "
+                                             "replaced the log"));
+            } else {
+                /* Our entries were built on the state before this one:
+                 * no leader appends them after it (see propose_txn()). */
                 undo_txns(s, command_error(RAFT_CMD_LOST_LEADERSHIP));
             }
             apply_entry(s, data, size, &eid, is_snapshot);
         }
+    }
+}
+
+void
+ovsdb_storage_abandon(struct ovsdb_storage *s)
+{
+    if (s->raft) {
+        undo_txns(s, unknown_outcome("the database was closed"));
+        s->state_eid = *raft_get_applied_eid(s->raft);
     }
 }
 
@@ -671,6 +736,11 @@ raft_flush(struct ovsdb_storage *s)
         VLOG_ERR_RL(&rl, "%s: commit failed (%zu transaction(s) in the "
                     "batch): %s", s->name, MAX(s->n_txns, (size_t) 1), msg);
         free(msg);
+        if (raft_failed(s->raft)) {
+            /* In a real cluster the entries went out before the fsync. */
+            ovsdb_error_destroy(error);
+            error = unknown_outcome("writing the log failed");
+        }
         undo_txns(s, error);
         s->state_eid = *raft_get_applied_eid(s->raft);
     } else {
@@ -970,6 +1040,8 @@ ovsdb_storage_replace_db(struct ovsdb_storage *s, struct ovsdb *db,
 static void
 compact_child(struct ovsdb_storage *s, int fd)
 {
+    /* The parent's terminal is not the child's to draw on. */
+    progress_disable();
     /* The parent's signal handlers would wake the parent (through a pipe
      * the child shares) instead of ending the child: restore the default
      * actions, so a signal just kills the child, which the parent then

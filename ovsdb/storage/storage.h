@@ -10,9 +10,16 @@
  * leader); every clustered commit is durable (Raft counts only entries on
  * disk).  The outcome is known when a majority has the entry, which may be
  * passes of the loop later: it comes out of ovsdb_storage_pop_outcome().  A
- * transaction that failed for a reason of the cluster's (no leader, a leader
- * change, another member's entry committed first, a timeout) fails with
- * "cluster error": it did not happen, and the caller may run it again.
+ * transaction that failed for a reason of the cluster's (no leader, a
+ * leader change whose log overwrote its entry, another member's entry
+ * committed first) fails with "cluster error": it did not happen, and the
+ * caller may run it again.  One whose entry went to the cluster and whose
+ * fate this member could not learn in time (see raft.h: 10 election
+ * timers without a leader, a snapshot installed, the database closed)
+ * fails with "unknown outcome": it is undone here, must not be run again,
+ * and if its entry does commit later it comes back as any other member's
+ * entry and is applied then, once.  A leader change alone decides
+ * nothing: the entry is waited for in the log this member then follows.
  * Committed entries (others' transactions, and ours coming back) are applied
  * a slice per pass of the loop, so that a member with a long log to apply
  * keeps serving meanwhile; ovsdb_storage_wait() wakes the loop at once while
@@ -165,6 +172,12 @@ uint64_t ovsdb_storage_get_last_ticket(const struct ovsdb_storage *);
 bool ovsdb_storage_pop_outcome(struct ovsdb_storage *, uint64_t *ticket,
                                struct ovsdb_error **errorp);
 
+/* Clustered: undoes every undecided transaction and decides them with an
+ * "unknown outcome" (popped as usual): for a database about to be closed,
+ * whose entries may still commit in the cluster.  Flush first.  Does
+ * nothing for a standalone database. */
+void ovsdb_storage_abandon(struct ovsdb_storage *);
+
 /* Clustered: applies every entry already committed, at once rather than a
  * slice per ovsdb_storage_run(): what a server does at startup, after
  * ovsdb_storage_open() gave it the snapshot's database and it set up its
@@ -245,6 +258,18 @@ const struct ovsdb_error *ovsdb_storage_last_compact_error(
 
 /* With 'trim', compaction ends with allocator_release_free_memory(). */
 void ovsdb_storage_set_memory_trim(struct ovsdb_storage *, bool trim);
+
+/* The size of the database's file (bytes), and its number of records
+ * (clustered: log entries after the snapshot). */
+long long ovsdb_storage_get_file_size(const struct ovsdb_storage *);
+unsigned long long ovsdb_storage_get_n_records(const struct ovsdb_storage *);
+
+/* Clustered: how long transactions' entries took from being proposed to
+ * being known committed, in seconds (borrowed); NULL for a standalone
+ * database, whose commit is the batch write. */
+struct prom_histogram;
+const struct prom_histogram *ovsdb_storage_get_commit_latency(
+    const struct ovsdb_storage *);
 
 /* Appends a one-line summary ("records:N size:B ...") for memory/show-like
  * reports. */

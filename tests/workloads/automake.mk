@@ -5,7 +5,7 @@ tests_workloads_ovsdb_workload_SOURCES = \
 	tests/workloads/wl-rpc.c tests/workloads/wl-rpc.h \
 	tests/workloads/wl-workloads.c tests/workloads/wl-workloads.h \
 	tests/workloads/wl-ovn.c
-tests_workloads_ovsdb_workload_LDADD = $(PROGRAM_LIBS)
+tests_workloads_ovsdb_workload_LDADD = $(PROGRAM_LIBS) $(OPENSSL_LIBS)
 
 # The raw allocator micro-benchmark, on the allocator of this build.
 noinst_PROGRAMS += tests/workloads/malloc-bench
@@ -16,7 +16,7 @@ tests_workloads_malloc_bench_LDADD = $(PROGRAM_LIBS)
 check_PROGRAMS += tests/unit/workloads/test-wl-rpc
 tests_unit_workloads_test_wl_rpc_SOURCES = tests/unit/workloads/test-wl-rpc.c \
 	tests/workloads/wl-rpc.c tests/workloads/wl-rpc.h
-tests_unit_workloads_test_wl_rpc_LDADD = $(TEST_LDADD)
+tests_unit_workloads_test_wl_rpc_LDADD = $(TEST_LDADD) $(OPENSSL_LIBS)
 EXTRA_DIST += tests/workloads/README.md tests/workloads/bench \
 	tests/workloads/smoke.sh tests/workloads/workload.ovsschema \
 	tests/workloads/bigdb.py tests/workloads/bigdb.sh tests/workloads/ovn.sh \

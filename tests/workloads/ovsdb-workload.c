@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <getopt.h>
+#include <signal.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdnoreturn.h>
@@ -27,7 +28,8 @@ usage(void)
 {
     printf("%s: runs OVSDB benchmark workloads\n"
            "usage: %s [OPTIONS] REMOTE WORKLOAD...\n"
-           "REMOTE is unix:PATH or tcp:IP:PORT.  WORKLOAD is one of:\n",
+           "REMOTE is unix:PATH, tcp:IP:PORT or ssl:IP:PORT.  WORKLOAD is "
+           "one of:\n",
            program_name(), program_name());
     for (const struct wl_workload *w = wl_workloads; w->name; w++) {
         printf("  %-8s  %s\n", w->name, w->description);
@@ -37,26 +39,34 @@ usage(void)
     for (const struct wl_workload *w = wl_ovn_workloads; w->name; w++) {
         printf("  %-10s  %s\n", w->name, w->description);
     }
-    printf("  ovn       the three above, in this order\n"
-           "Options:\n"
-           "  --scale=S      multiply every count by S (default 1.0)\n"
-           "  --workers=N    parallel clients (default 10)\n"
-           "  --db=NAME      database name (default Workload)\n"
-           "  --run=TAG      prefix of the tag of the rows a run creates\n"
-           "  --durable      end every transaction with a durable commit\n"
-           "  --no-monitors  in update1, update2, insert and size, do not\n"
-           "                 monitor Item (by default every connection\n"
-           "                 monitors what it works on, as an IDL does)\n"
-           "  --clients=N    OVN workloads: clients and chassis (default\n"
-           "                 1000 x scale)\n"
-           "  --rows=N       OVN workloads: Binding rows (default\n"
-           "                 100000 x scale)\n"
-           "  --probe        only check that REMOTE serves the database\n"
-           "  --sync         before and after each timed phase, print\n"
-           "                 {\"sync\":\"timed\"|\"check\"} and wait for a "
-           "line\n"
-           "                 on stdin (lets a runner sample the server)\n"
-           "  -h, --help     show this help\n");
+    printf(
+        "  ovn       the three above, in this order\n"
+        "Options:\n"
+        "  --scale=S      multiply every count by S (default 1.0)\n"
+        "  --workers=N    parallel clients (default 10)\n"
+        "  --db=NAME      database name (default Workload)\n"
+        "  --run=TAG      prefix of the tag of the rows a run creates\n"
+        "  --durable      end every transaction with a durable commit\n"
+        "  --no-monitors  in update1, update2, insert and size, do not\n"
+        "                 monitor Item (by default every connection\n"
+        "                 monitors what it works on, as an IDL does)\n"
+        "  --monitor-method=M  queue: every client also monitors Slot,\n"
+        "                 with M (monitor, monitor_cond or\n"
+        "                 monitor_cond_since; default: only Request,\n"
+        "                 with monitor)\n"
+        "  --clients=N    OVN workloads: clients and chassis (default\n"
+        "                 1000 x scale)\n"
+        "  --rows=N       OVN workloads: Binding rows (default\n"
+        "                 100000 x scale)\n"
+        "  --probe        only check that REMOTE serves the database\n"
+        "  --sync         before and after each timed phase, print\n"
+        "                 {\"sync\":\"timed\"|\"check\"} and wait for a "
+        "line\n"
+        "                 on stdin (lets a runner sample the server)\n"
+        "  --private-key=FILE, --certificate=FILE, --ca-cert=FILE\n"
+        "                 ssl: remotes: this client's key and certificate,\n"
+        "                 and the CA that signed the server's\n"
+        "  -h, --help     show this help\n");
     exit(0);
 }
 
@@ -161,26 +171,34 @@ int
 main(int argc, char *argv[])
 {
     static const struct option options[] = {
-        {"scale", required_argument, NULL, 's'},
-        {"workers", required_argument, NULL, 'w'},
-        {"db", required_argument, NULL, 'd'},
-        {"run", required_argument, NULL, 'r'},
-        {"probe", no_argument, NULL, 'p'},
-        {"durable", no_argument, NULL, 'D'},
-        {"clients", required_argument, NULL, 'c'},
-        {"monitors", no_argument, NULL, 'm'},
-        {"no-monitors", no_argument, NULL, 'M'},
-        {"rows", required_argument, NULL, 'R'},
-        {"sync", no_argument, NULL, 'S'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        { "scale", required_argument, NULL, 's' },
+        { "workers", required_argument, NULL, 'w' },
+        { "db", required_argument, NULL, 'd' },
+        { "run", required_argument, NULL, 'r' },
+        { "probe", no_argument, NULL, 'p' },
+        { "durable", no_argument, NULL, 'D' },
+        { "clients", required_argument, NULL, 'c' },
+        { "monitors", no_argument, NULL, 'm' },
+        { "no-monitors", no_argument, NULL, 'M' },
+        { "rows", required_argument, NULL, 'R' },
+        { "monitor-method", required_argument, NULL, 'T' },
+        { "sync", no_argument, NULL, 'S' },
+        { "private-key", required_argument, NULL, 'K' },
+        { "certificate", required_argument, NULL, 'C' },
+        { "ca-cert", required_argument, NULL, 'A' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
     };
     struct wl_config cfg = {.db = "Workload", .scale = 1.0, .workers = 10,
                             .monitors = true};
+    const char *key = NULL, *cert = NULL, *ca_cert = NULL;
     bool probe = false;
     int c;
 
     set_program_name(argv[0]);
+    /* OpenSSL writes with write(2): a server that closed a TLS connection
+     * must give that client an error to report, not kill the driver. */
+    signal(SIGPIPE, SIG_IGN);
     while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
         char *end;
         switch (c) {
@@ -216,8 +234,27 @@ main(int argc, char *argv[])
         case 'd':
             cfg.db = optarg;
             break;
+        case 'T':
+            if (strcmp(optarg, "monitor") && strcmp(optarg, "monitor_cond")
+                && strcmp(optarg, "monitor_cond_since")) {
+                ovs_fatal(0,
+                          "--monitor-method: %s is not monitor, "
+                          "monitor_cond or monitor_cond_since",
+                          optarg);
+            }
+            cfg.monitor_method = optarg;
+            break;
         case 'r':
             cfg.run = optarg;
+            break;
+        case 'K':
+            key = optarg;
+            break;
+        case 'C':
+            cert = optarg;
+            break;
+        case 'A':
+            ca_cert = optarg;
             break;
         case 'p':
             probe = true;
@@ -238,6 +275,7 @@ main(int argc, char *argv[])
         ovs_fatal(0, "missing REMOTE (try --help)");
     }
     cfg.remote = argv[optind++];
+    wl_rpc_set_ssl(key, cert, ca_cert);
     if (strchr(cfg.db, '"') || strchr(cfg.db, '\\')
         || (cfg.run && (strchr(cfg.run, '"') || strchr(cfg.run, '\\')))) {
         ovs_fatal(0, "--db and --run must not contain quotes or "

@@ -115,6 +115,7 @@ struct ovn {
 
     /* Writer. */
     struct wl_rpc *writer;
+    bool writer_threaded;       /* A writer thread owns 'writer' now. */
     long long txn_seq;          /* Last "seq" written. */
     long long n_txns, n_row_updates;
     double send_time[SEND_TIMES];
@@ -324,6 +325,7 @@ writer_start(struct writer_thread *w, struct ovn *o, bool paced,
     w->n_big = n_big;
     atomic_init(&w->stop, false);
     atomic_init(&w->done, false);
+    o->writer_threaded = true;
     int error = pthread_create(&w->thread, NULL, writer_main, w);
     if (error) {
         ovs_fatal(error, "pthread_create");
@@ -336,6 +338,7 @@ writer_join(struct writer_thread *w)
 {
     atomic_store(&w->stop, true);
     pthread_join(w->thread, NULL);
+    w->o->writer_threaded = false;
     if (w->error) {
         set_error(w->o, wl_error_printf("writer: %s", w->error));
         free(w->error);
@@ -793,6 +796,15 @@ run_clients(struct ovn *o, bool (*done)(const struct ovn *))
         for (int k = 0; k < n && !o->error; k++) {
             if (pfds[k].revents) {
                 client_run(o, &o->clients[map[k]]);
+            }
+        }
+        if (!o->writer_threaded) {
+            /* The writer waits meanwhile: answer the server's inactivity
+             * probes ("echo"), which over TLS come after 5 s, as a
+             * daemon's idle connection does. */
+            json_t *msg;
+            while (!wl_rpc_try_recv(o->writer, false, &msg) && msg) {
+                json_decref(msg);
             }
         }
         if (wl_now() > deadline) {

@@ -4,8 +4,14 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -23,6 +29,14 @@
 
 struct wl_rpc {
     int fd;
+
+    /* "ssl:" connections: the TLS session (the socket is then nonblocking
+     * and every wait is a poll()), and while 'handshaking' the bytes sent
+     * so far, kept until the handshake completes, so that opening many
+     * connections in a row does not wait for each handshake in turn. */
+    SSL *ssl;
+    bool handshaking;
+    struct ds early;
 
     /* Received bytes not yet returned as messages: buf[0, len).  The
      * scanner has examined buf[0, scan) of the message that starts at 0. */
@@ -52,6 +66,156 @@ set_error(struct wl_rpc *rpc, const char *fmt, ...)
     free(rpc->error);
     rpc->error = xvasprintf(fmt, args);
     va_end(args);
+}
+
+/* The files for "ssl:" connections (wl_rpc_set_ssl()) and the context made
+ * from them on first use, shared by every connection and thread. */
+static const char *ssl_key_file, *ssl_cert_file, *ssl_ca_file;
+static pthread_once_t ssl_once = PTHREAD_ONCE_INIT;
+static SSL_CTX *ssl_ctx;
+
+void
+wl_rpc_set_ssl(const char *private_key, const char *certificate,
+               const char *ca_cert)
+{
+    ssl_key_file = private_key;
+    ssl_cert_file = certificate;
+    ssl_ca_file = ca_cert;
+}
+
+static void
+ssl_ctx_init(void)
+{
+    unsigned long err;
+    SSL_CTX *ctx;
+
+    if (!ssl_key_file || !ssl_cert_file || !ssl_ca_file) {
+        fprintf(stderr,
+                "%s: ssl: remotes need --private-key, "
+                "--certificate and --ca-cert\n",
+                program_name());
+        return;
+    }
+    ctx = SSL_CTX_new(TLS_client_method());
+    if (!ctx || SSL_CTX_use_certificate_chain_file(ctx, ssl_cert_file) != 1
+        || SSL_CTX_use_PrivateKey_file(ctx, ssl_key_file, SSL_FILETYPE_PEM)
+               != 1
+        || SSL_CTX_load_verify_locations(ctx, ssl_ca_file, NULL) != 1) {
+        err = ERR_get_error();
+        fprintf(stderr, "%s: TLS set-up: %s\n", program_name(),
+                err ? ERR_error_string(err, NULL) : "out of memory");
+        SSL_CTX_free(ctx);
+        return;
+    }
+    /* The server's certificate is checked against the CA, as OVSDB's
+     * clients do; its name is not (ovs-pki certificates name no host). */
+    SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
+    SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE
+                              | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+    ssl_ctx = ctx;
+}
+
+/* Waits until 'rpc''s socket is readable ('want_read') or writable. */
+static void
+wait_socket(const struct wl_rpc *rpc, bool want_read)
+{
+    struct pollfd pfd = { .fd = rpc->fd,
+                          .events = want_read ? POLLIN : POLLOUT };
+    while (poll(&pfd, 1, -1) < 0 && errno == EINTR) {
+        continue;
+    }
+}
+
+/* Describes why TLS call 'what' failed with 'retval'; sets rpc->error. */
+static void
+set_ssl_error(struct wl_rpc *rpc, const char *what, int retval)
+{
+    int code = SSL_get_error(rpc->ssl, retval);
+    unsigned long err = ERR_get_error();
+
+    if (err) {
+        set_error(rpc, "%s: %s", what, ERR_error_string(err, NULL));
+    } else if (code == SSL_ERROR_ZERO_RETURN
+               || (code == SSL_ERROR_SYSCALL && !errno)) {
+        set_error(rpc, "%s: connection closed", what);
+    } else if (code == SSL_ERROR_SYSCALL) {
+        set_error(rpc, "%s: %s", what, ovs_strerror(errno));
+    } else {
+        set_error(rpc, "%s: TLS error %d", what, code);
+    }
+}
+
+/* After TLS call 'what' returned 'retval' without success: if OpenSSL only
+ * needs the socket, returns EAGAIN without 'wait', or waits for the socket
+ * and returns 0 (call again); otherwise sets rpc->error, returns -1. */
+static int
+ssl_await(struct wl_rpc *rpc, const char *what, int retval, bool wait)
+{
+    int code = SSL_get_error(rpc->ssl, retval);
+    if (code != SSL_ERROR_WANT_READ && code != SSL_ERROR_WANT_WRITE) {
+        set_ssl_error(rpc, what, retval);
+        return -1;
+    } else if (!wait) {
+        return EAGAIN;
+    }
+    wait_socket(rpc, code == SSL_ERROR_WANT_READ);
+    return 0;
+}
+
+static int ssl_write_all(struct wl_rpc *, const char *data, size_t size);
+
+/* Moves the TLS handshake on; once it is complete, sends what was kept
+ * meanwhile.  With 'wait', blocks until the handshake completes.  Returns
+ * 0 (complete), EAGAIN (not yet, and not 'wait') or -1 on error. */
+static int
+ssl_handshake(struct wl_rpc *rpc, bool wait)
+{
+    while (rpc->handshaking) {
+        ERR_clear_error();
+        int retval = SSL_connect(rpc->ssl);
+        if (retval == 1) {
+            rpc->handshaking = false;
+            break;
+        }
+        retval = ssl_await(rpc, "TLS handshake", retval, wait);
+        if (retval) {
+            return retval;
+        }
+    }
+    if (rpc->early.length) {
+        struct ds early = rpc->early;
+        ds_init(&rpc->early);
+        int retval = ssl_write_all(rpc, early.string, early.length);
+        ds_destroy(&early);
+        return retval;
+    }
+    return 0;
+}
+
+/* Sends all of 'data' on a connected TLS session, blocking. */
+static int
+ssl_write_all(struct wl_rpc *rpc, const char *data, size_t size)
+{
+    while (size > 0) {
+        ERR_clear_error();
+        int n = SSL_write(rpc->ssl, data, MIN(size, INT_MAX));
+        if (n > 0) {
+            data += n;
+            size -= n;
+            continue;
+        }
+        if (ssl_await(rpc, "send", n, true)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static bool
+set_nonblocking(int fd)
+{
+    int flags = fcntl(fd, F_GETFL);
+    return flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
 }
 
 static int
@@ -123,6 +287,12 @@ wl_rpc_open(const char *remote, struct wl_rpc **rpcp)
         fd = open_unix(remote + 5);
     } else if (!strncmp(remote, "tcp:", 4)) {
         fd = open_tcp(remote + 4);
+    } else if (!strncmp(remote, "ssl:", 4)) {
+        pthread_once(&ssl_once, ssl_ctx_init);
+        if (!ssl_ctx) {
+            return EPROTO; /* ssl_ctx_init() said why, once. */
+        }
+        fd = open_tcp(remote + 4);
     } else {
         return EINVAL;
     }
@@ -134,6 +304,22 @@ wl_rpc_open(const char *remote, struct wl_rpc **rpcp)
     rpc->alloc = 65536;
     rpc->buf = xmalloc(rpc->alloc);
     rpc->next_id = 1;
+    ds_init(&rpc->early);
+    if (!strncmp(remote, "ssl:", 4)) {
+        rpc->ssl = SSL_new(ssl_ctx);
+        if (!rpc->ssl || !set_nonblocking(fd) || !SSL_set_fd(rpc->ssl, fd)) {
+            wl_rpc_close(rpc);
+            return ENOMEM;
+        }
+        SSL_set_connect_state(rpc->ssl);
+        rpc->handshaking = true;
+        if (ssl_handshake(rpc, false) < 0) {
+            fprintf(stderr, "%s: %s: %s\n", program_name(), remote,
+                    wl_rpc_error(rpc));
+            wl_rpc_close(rpc);
+            return EPROTO;
+        }
+    }
     *rpcp = rpc;
     return 0;
 }
@@ -144,6 +330,8 @@ wl_rpc_close(struct wl_rpc *rpc)
     if (!rpc) {
         return;
     }
+    SSL_free(rpc->ssl);
+    ds_destroy(&rpc->early);
     close(rpc->fd);
     for (size_t i = 0; i < rpc->queue_len; i++) {
         json_decref(rpc->queue[rpc->queue_head + i]);
@@ -175,6 +363,19 @@ wl_rpc_bytes_received(const struct wl_rpc *rpc)
 static int
 send_all(struct wl_rpc *rpc, const char *data, size_t size)
 {
+    if (rpc->ssl) {
+        int retval;
+        if (rpc->handshaking) {
+            ds_put_buffer(&rpc->early, data, size);
+            retval = ssl_handshake(rpc, false) < 0 ? -1 : 0;
+        } else {
+            retval = ssl_write_all(rpc, data, size);
+        }
+        if (!retval) {
+            rpc->bytes_sent += size;
+        }
+        return retval;
+    }
     while (size > 0) {
         ssize_t n = send(rpc->fd, data, size, MSG_NOSIGNAL);
         if (n < 0) {
@@ -254,6 +455,30 @@ take_message(struct wl_rpc *rpc, json_t **msgp)
     return 0;
 }
 
+/* recv_more() for a TLS session: 'wait' false is MSG_DONTWAIT. */
+static int
+ssl_recv_more(struct wl_rpc *rpc, bool wait)
+{
+    int retval = ssl_handshake(rpc, wait);
+    if (retval) {
+        return retval; /* EAGAIN or -1. */
+    }
+    for (;;) {
+        size_t room = MIN(rpc->alloc - rpc->len, INT_MAX);
+        ERR_clear_error();
+        int n = SSL_read(rpc->ssl, rpc->buf + rpc->len, room);
+        if (n > 0) {
+            rpc->len += n;
+            rpc->bytes_received += n;
+            return 0;
+        }
+        retval = ssl_await(rpc, "recv", n, wait);
+        if (retval) {
+            return retval;
+        }
+    }
+}
+
 /* Receives more bytes, with recv() 'flags'.  Returns 0, EAGAIN if
  * nonblocking and nothing is there, or -1 on error or end of stream. */
 static int
@@ -266,6 +491,9 @@ recv_more(struct wl_rpc *rpc, int flags)
         }
         rpc->alloc *= 2;
         rpc->buf = xrealloc(rpc->buf, rpc->alloc);
+    }
+    if (rpc->ssl) {
+        return ssl_recv_more(rpc, !(flags & MSG_DONTWAIT));
     }
     for (;;) {
         ssize_t n = recv(rpc->fd, rpc->buf + rpc->len,

@@ -1,7 +1,10 @@
 /* tests/workloads/wl-rpc.h: a small blocking JSON-RPC client for the
  * workload driver.
  *
- * One connection to an OVSDB server over "unix:PATH" or "tcp:IP:PORT".
+ * One connection to an OVSDB server over "unix:PATH", "tcp:IP:PORT" or
+ * "ssl:IP:PORT".  A TLS handshake completes in the background of the first
+ * reads (what is sent meanwhile is kept until it completes), so a caller
+ * can open many connections at once.
  * Requests are synchronous: wl_rpc_request() sends one request and reads
  * until its reply arrives.  Notifications ("update" from monitors) that
  * arrive meanwhile are queued, in order, for wl_rpc_recv_notification().
@@ -19,6 +22,13 @@
 #include <stddef.h>
 
 struct wl_rpc;
+
+/* Sets the files that "ssl:IP:PORT" connections use: this client's private
+ * key and certificate, and the CA certificate that the server's must be
+ * signed by (strings borrowed for the life of the program).  Call before
+ * the first wl_rpc_open() of an "ssl:" remote. */
+void wl_rpc_set_ssl(const char *private_key, const char *certificate,
+                    const char *ca_cert);
 
 /* Connects to 'remote'.  Returns 0 and stores a new connection in '*rpcp',
  * or returns a positive errno (EINVAL for a malformed remote). */

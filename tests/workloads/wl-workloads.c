@@ -855,23 +855,44 @@ put_slot_row(struct ds *ops, const struct wl_config *cfg, long long i)
                   ops->length > 1 ? "," : "", cfg->run, i);
 }
 
-/* Sends "monitor" for table Request with 'columns' (JSON text), reporting
- * only 'what' ("insert" or "modify") changes. */
+/* Monitors table Request's 'columns' (JSON text), reporting only 'what'
+ * ("insert" or "modify") changes: with "monitor", or with
+ * --monitor-method's method, which also monitors every column of Slot
+ * (the big transactions), as a client that monitors its tables does. */
 static int
 queue_monitor(struct worker *w, const char *columns, const char *what)
 {
-    char *params = xasprintf("[\"%s\",\"q%d\",{\"Request\":{\"columns\":%s,"
-                             "\"select\":{\"initial\":false,\"insert\":%s,"
-                             "\"delete\":false,\"modify\":%s}}}]",
-                             w->cfg->db, w->idx, columns,
-                             !strcmp(what, "insert") ? "true" : "false",
-                             !strcmp(what, "modify") ? "true" : "false");
-    json_t *result;
-    int retval = wl_rpc_request(w->rpc, "monitor", params, &result);
+    const char *method = w->cfg->monitor_method;
+    bool v1 = !method || !strcmp(method, "monitor");
+    char *request = xasprintf("{\"columns\":%s,\"select\":{\"initial\":"
+                              "false,\"insert\":%s,\"delete\":false,"
+                              "\"modify\":%s}}",
+                              columns,
+                              !strcmp(what, "insert") ? "true" : "false",
+                              !strcmp(what, "modify") ? "true" : "false");
+    struct ds params = DS_EMPTY_INITIALIZER;
+    ds_put_format(&params, "[\"%s\",\"q%d\",{\"Request\":%s%s%s", w->cfg->db,
+                  w->idx, v1 ? "" : "[", request, v1 ? "" : "]");
+    if (method) {
+        ds_put_format(&params,
+                      ",\"Slot\":%s{\"columns\":[\"run\",\"n\","
+                      "\"data\"],\"select\":{\"initial\":false}}%s",
+                      v1 ? "" : "[", v1 ? "" : "]");
+    }
+    ds_put_char(&params, '}');
+    if (method && !strcmp(method, "monitor_cond_since")) {
+        ds_put_cstr(&params, ",\"00000000-0000-0000-0000-000000000000\"");
+    }
+    ds_put_char(&params, ']');
+    free(request);
 
-    free(params);
+    json_t *result;
+    int retval = wl_rpc_request(w->rpc, v1 ? "monitor" : method,
+                                ds_cstr(&params), &result);
+    ds_destroy(&params);
     if (retval) {
-        w->error = wl_error_printf("thread %d: monitor: %s", w->idx,
+        w->error = wl_error_printf("thread %d: %s: %s", w->idx,
+                                   v1 ? "monitor" : method,
                                    wl_rpc_error(w->rpc));
         return -1;
     }
@@ -887,18 +908,38 @@ queue_prepare(struct worker *w)
             : queue_monitor(w, "[\"served\"]", "modify"));
 }
 
-/* Returns the row changes for table Request in "update" notification
- * 'msg' (borrowed), or NULL if 'msg' is something else. */
+/* Returns the row changes for table Request in update notification
+ * 'msg' (borrowed): "update" (rows {"old","new"}), "update2" or "update3"
+ * (rows {"insert"|"modify"|"delete": ...}); NULL if 'msg' is something
+ * else. */
 static json_t *
 request_updates(const json_t *msg)
 {
     const char *method = json_string_value(json_object_get(msg, "method"));
     json_t *params = json_object_get(msg, "params");
 
-    if (!method || strcmp(method, "update") || !json_is_array(params)) {
+    if (!method || !json_is_array(params)) {
         return NULL;
     }
-    return json_object_get(json_array_get(params, 1), "Request");
+    size_t i = (!strcmp(method, "update") || !strcmp(method, "update2") ? 1
+                : !strcmp(method, "update3")                            ? 2
+                                                                        : 0);
+    return i ? json_object_get(json_array_get(params, i), "Request") : NULL;
+}
+
+/* The columns of a row change in an update notification that carry its new
+ * values: "new" (update), "insert" or "modify" (update2, update3). */
+static json_t *
+row_news(const json_t *row)
+{
+    json_t *new = json_object_get(row, "new");
+    if (!new) {
+        new = json_object_get(row, "insert");
+    }
+    if (!new) {
+        new = json_object_get(row, "modify");
+    }
+    return new;
 }
 
 static int
@@ -925,7 +966,7 @@ producer_body(struct worker *w)
                 break;
             }
             json_object_foreach (rows, uuid, row) {
-                json_t *new = json_object_get(row, "new");
+                json_t *new = row_news(row);
                 const char *run = json_string_value(json_object_get(new,
                                                                     "run"));
                 if (run && !strcmp(run, cfg->run) && n_pending < total
@@ -974,7 +1015,7 @@ static bool
 is_served(const json_t *msg, const char *uuid)
 {
     json_t *rows = request_updates(msg);
-    json_t *new = json_object_get(json_object_get(rows, uuid), "new");
+    json_t *new = row_news(json_object_get(rows, uuid));
 
     return json_is_true(json_object_get(new, "served"));
 }
@@ -1154,6 +1195,10 @@ run_queue(const struct wl_config *cfg, struct wl_result *res)
     ds_put_format(&res->extra, ",\"requests_per_worker\":%lld,"
                   "\"slots\":%d,\"map_size\":%d", job.n_requests,
                   QUEUE_SLOTS, QUEUE_MAP_SIZE);
+    if (cfg->monitor_method) {
+        ds_put_format(&res->extra, ",\"monitor_method\":\"%s\"",
+                      cfg->monitor_method);
+    }
     wl_rpc_close(rpc);
     free(job.slot_uuids);
     return res->error ? -1 : 0;

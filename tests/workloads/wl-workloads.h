@@ -26,6 +26,10 @@ struct wl_config {
     bool monitors;              /* Workers monitor what they work on. */
     int clients;                /* OVN workloads: clients (0: default). */
     long long rows;             /* OVN workloads: rows (0: default). */
+    const char *monitor_method; /* Queue: NULL, or "monitor",
+                                 * "monitor_cond" or "monitor_cond_since":
+                                 * every client then monitors Request and
+                                 * Slot (all columns) with that method. */
 
     /* If nonnull, called with "timed" just before the timed phase and with
      * "check" just after it, so an observer can sample the server. */

@@ -49,6 +49,7 @@ test_tag_strings(void)
         { OVSDB_E_PERMISSION, "permission error" },
         { OVSDB_E_NOT_LEADER, "not leader" },
         { OVSDB_E_CLUSTER, "cluster error" },
+        { OVSDB_E_UNKNOWN_OUTCOME, "unknown outcome" },
     };
     CHECK_INTEQ(ARRAY_SIZE(tags), OVSDB_N_ERROR_TAGS);
     for (size_t i = 0; i < ARRAY_SIZE(tags); i++) {
