@@ -60,6 +60,7 @@ VLOG_DEFINE_THIS_MODULE(stream_ssl);
     F(PEM_write_X509)                                                         \
     F(SSL_CTX_check_private_key)                                              \
     F(SSL_CTX_clear_options)                                                  \
+    F(SSL_CTX_get0_certificate)                                               \
     F(SSL_CTX_ctrl)                                                           \
     F(SSL_CTX_new)                                                            \
     F(SSL_CTX_set_cert_store)                                                 \
@@ -92,10 +93,13 @@ VLOG_DEFINE_THIS_MODULE(stream_ssl);
     F(X509_NAME_free)                                                         \
     F(X509_NAME_get_entry)                                                    \
     F(X509_NAME_get_index_by_NID)                                             \
+    F(X509_OBJECT_get0_X509)                                                  \
     F(X509_STORE_free)                                                        \
+    F(X509_STORE_get0_objects)                                                \
     F(X509_STORE_load_locations)                                              \
     F(X509_STORE_new)                                                         \
     F(X509_check_issued)                                                      \
+    F(X509_check_purpose)                                                     \
     F(X509_digest)                                                            \
     F(X509_free)                                                              \
     F(X509_get_subject_name)                                                  \
@@ -153,6 +157,7 @@ load_openssl(void)
 #define PEM_write_X509 (ossl.PEM_write_X509)
 #define SSL_CTX_check_private_key (ossl.SSL_CTX_check_private_key)
 #define SSL_CTX_clear_options (ossl.SSL_CTX_clear_options)
+#define SSL_CTX_get0_certificate (ossl.SSL_CTX_get0_certificate)
 #define SSL_CTX_ctrl (ossl.SSL_CTX_ctrl)
 #define SSL_CTX_new (ossl.SSL_CTX_new)
 #define SSL_CTX_set_cert_store (ossl.SSL_CTX_set_cert_store)
@@ -186,10 +191,13 @@ load_openssl(void)
 #define X509_NAME_free (ossl.X509_NAME_free)
 #define X509_NAME_get_entry (ossl.X509_NAME_get_entry)
 #define X509_NAME_get_index_by_NID (ossl.X509_NAME_get_index_by_NID)
+#define X509_OBJECT_get0_X509 (ossl.X509_OBJECT_get0_X509)
 #define X509_STORE_free (ossl.X509_STORE_free)
+#define X509_STORE_get0_objects (ossl.X509_STORE_get0_objects)
 #define X509_STORE_load_locations (ossl.X509_STORE_load_locations)
 #define X509_STORE_new (ossl.X509_STORE_new)
 #define X509_check_issued (ossl.X509_check_issued)
+#define X509_check_purpose (ossl.X509_check_purpose)
 #define X509_digest (ossl.X509_digest)
 #define X509_free (ossl.X509_free)
 #define X509_get_subject_name (ossl.X509_get_subject_name)
@@ -419,13 +427,30 @@ load_private_key(void)
     }
 }
 
+/* OpenSSL decodes a certificate's extensions (key identifiers, usages)
+ * the first time a handshake needs them and caches them in the shared
+ * X509, with a check of the cache outside its lock.  Two handshakes on
+ * I/O threads (lib/handshake-pool.c) that met a fresh CA certificate
+ * together would race on that cache (ThreadSanitizer saw it; OpenSSL issue
+ * 25202), so every certificate every handshake shares is decoded here,
+ * under 'ctx_lock' held for writing, before any handshake can see it. */
+static void
+fill_extension_cache(X509 *cert)
+{
+    if (cert) {
+        X509_check_purpose(cert, -1, 0);
+    }
+}
+
 static void
 load_certificate(void)
 {
     ERR_clear_error();
     certificate.loaded = SSL_CTX_use_certificate_chain_file(
         ctx, certificate.file_name) == 1;
-    if (!certificate.loaded) {
+    if (certificate.loaded) {
+        fill_extension_cache(SSL_CTX_get0_certificate(ctx));
+    } else {
         struct ds s = DS_EMPTY_INITIALIZER;
         VLOG_ERR("SSL_use_certificate_file: %s: %s", certificate.file_name,
                  format_ssl_errors(&s, "unknown error"));
@@ -466,6 +491,11 @@ load_ca_cert(void)
         sk_X509_NAME_pop_free(names, X509_NAME_free);
         ca_cert.loaded = false;
         return;
+    }
+    STACK_OF(X509_OBJECT) *objects = X509_STORE_get0_objects(store);
+    for (int i = 0; i < sk_X509_OBJECT_num(objects); i++) {
+        fill_extension_cache(
+            X509_OBJECT_get0_X509(sk_X509_OBJECT_value(objects, i)));
     }
     SSL_CTX_set_cert_store(ctx, store);     /* Frees the old store. */
     SSL_CTX_set_client_CA_list(ctx, names); /* Takes 'names'. */

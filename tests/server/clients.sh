@@ -42,7 +42,9 @@ clients() {
     $client query "$db" '["Open_vSwitch",{"op":"select","table":"Bridge","where":[],"columns":["name"]}]'
     echo
     # A monitor: prints the initial rows, then (once they are out) the
-    # insert of a new bridge.  Waits for each with a bounded loop.
+    # insert of a new bridge.  Waits for each with a bounded loop.  (The
+    # file exists before the client starts, for the first grep.)
+    : > monitor.out
     $REF_OVSDB_CLIENT monitor "$db" Open_vSwitch Bridge name \
         > monitor.out 2>/dev/null &
     mon=$!

@@ -9,7 +9,8 @@ process of its own, sends "echo" every 10 ms and records how long each
 reply took.  One run per server and round, servers interleaved:
 
     tlsstorm.py [--clients N] [--rows R] [--inflight K] [--rounds M]
-                [--key rsa|ec] [--check] [--server-arg ARG]... SERVER...
+                [--key rsa|ec] [--check] [--timeout SECONDS]
+                [--server-arg ARG]... SERVER...
 
 SERVER is an ovsdb-server program, with options of its own after it in
 the same argument ("build/ovsdb/ovsdb-server --n-io-threads=0"); the
@@ -41,7 +42,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCHEMA = os.path.join(HERE, "workload.ovsschema")
 DB = "Workload"
-STORM_TIMEOUT = 600     # seconds: a storm, or one handshake, at most
+STORM_TIMEOUT = 600     # seconds: a storm at most, by default
 
 
 def make_pki(d, key):
@@ -160,8 +161,8 @@ def probe_main(path):
 class Storm:
     """What the clients of one storm share (all on the asyncio thread)."""
 
-    def __init__(self, n, port, ctx, inflight):
-        self.n, self.port, self.ctx = n, port, ctx
+    def __init__(self, n, port, ctx, inflight, timeout):
+        self.n, self.port, self.ctx, self.timeout = n, port, ctx, timeout
         self.sem = asyncio.Semaphore(inflight)
         self.results = {}        # client: (start, latency, rows, error)
         self.failed = {}         # client: why it could not connect
@@ -180,7 +181,7 @@ async def storm_client(i, st):
         try:
             reader, writer = await asyncio.open_connection(
                 "127.0.0.1", port, ssl=ctx, server_hostname=None,
-                ssl_handshake_timeout=STORM_TIMEOUT)
+                ssl_handshake_timeout=st.timeout)
         except (OSError, asyncio.TimeoutError) as e:
             # Counted as a client without its rows.
             st.failed[i] = repr(e)
@@ -200,7 +201,16 @@ async def storm_client(i, st):
             data = await asyncio.wait_for(reader.read(65536), 0.5)
         except asyncio.TimeoutError:
             continue
+        except OSError as e:
+            data, why = b"", repr(e)
+        else:
+            why = "the server closed the connection"
         if not data:
+            if got is None:
+                # Ends the storm now rather than at its timeout.
+                st.failed[i] = why + " before the reply"
+                if len(results) + len(st.failed) == st.n:
+                    st.all_in.set()
             break
         buf += data.decode()
         while True:
@@ -226,15 +236,17 @@ async def storm_client(i, st):
     writer.close()
 
 
-async def storm(n, port, ctx, inflight):
-    st = Storm(n, port, ctx, inflight)
+async def storm(n, port, ctx, inflight, timeout):
+    st = Storm(n, port, ctx, inflight, timeout)
     t0, done = st.t0, st.done
     tasks = [asyncio.ensure_future(storm_client(i, st)) for i in range(n)]
-    # Until every client has its reply or failed, or STORM_TIMEOUT.
+    # Until every client has its reply or failed, or the timeout.
     try:
-        await asyncio.wait_for(st.all_in.wait(), STORM_TIMEOUT)
+        await asyncio.wait_for(st.all_in.wait(), timeout)
     except asyncio.TimeoutError:
-        pass
+        for i in range(n):
+            if i not in st.results and i not in st.failed:
+                st.failed[i] = "no reply in %d s" % timeout
     wall = (max(r[0] + r[1] for r in st.results.values())
             if st.results else time.monotonic() - t0)
     done.set()
@@ -261,7 +273,9 @@ def one_run(spec, d, args, rows_of):
             "--unixctl=" + os.path.join(run_dir, "ctl"),
             "--log-file=" + os.path.join(run_dir, "log"),
             "--no-chdir"] + args.server_arg + server_args + [db]
-    proc = subprocess.Popen(argv, stderr=subprocess.DEVNULL)
+    # (Its stderr is kept: a sanitizer's report goes there.)
+    with open(os.path.join(run_dir, "stderr"), "w") as err:
+        proc = subprocess.Popen(argv, stderr=err)
     try:
         for _ in range(200):
             if os.path.exists(sock):
@@ -291,7 +305,7 @@ def one_run(spec, d, args, rows_of):
                             os.path.join(d, "client-key.pem"))
         cpu0, main0 = cpu_ms(proc.pid), cpu_ms(proc.pid, proc.pid)
         wall, results, st_failed = asyncio.run(storm(args.clients, port, ctx,
-                                          args.inflight))
+                                          args.inflight, args.timeout))
         cpu1, main1 = cpu_ms(proc.pid), cpu_ms(proc.pid, proc.pid)
         out, _ = probe.communicate("stop\n", timeout=60)
         probe_out = json.loads(out)
@@ -314,6 +328,18 @@ def one_run(spec, d, args, rows_of):
                "peak_rss_mb": round(peak_rss_mb(proc.pid), 1),
                "clients_wrong": len(bad),
                "clients_failed": len(st_failed)}
+        if bad and args.check:
+            for i in bad[:10]:
+                print("client %d: %s" % (i, st_failed.get(i, "wrong rows")),
+                      file=sys.stderr)
+            if proc.poll() is not None:
+                print("the server exited with status %d" % proc.returncode,
+                      file=sys.stderr)
+            for name in ("log", "stderr"):
+                with open(os.path.join(run_dir, name)) as f:
+                    tail = f.readlines()[-40:]
+                print("last lines of the server's %s:\n%s"
+                      % (name, "".join(tail)), file=sys.stderr, end="")
         return rec, bad
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -334,6 +360,8 @@ def main():
     p.add_argument("--rounds", type=int, default=1)
     p.add_argument("--key", choices=["rsa", "ec"], default="rsa")
     p.add_argument("--check", action="store_true")
+    p.add_argument("--timeout", type=float, default=STORM_TIMEOUT,
+                   help="seconds a storm may take (default %(default)s)")
     p.add_argument("--server-arg", action="append", default=[])
     p.add_argument("servers", nargs="+")
     args = p.parse_args()
