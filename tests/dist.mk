@@ -332,6 +332,8 @@ EXTRA_DIST += \
 	tests/server/scenarios.py \
 	tests/server/schema-exactness.sh \
 	tests/server/serverdb.sh \
+	tests/server/shared-strings.py \
+	tests/server/shared-strings.sh \
 	tests/server/since.sh \
 	tests/server/slow-reader.sh \
 	tests/server/tls-storm.sh \
@@ -398,6 +400,8 @@ EXTRA_DIST += \
 	tests/workloads/README.md \
 	tests/workloads/RESULTS.md \
 	tests/workloads/allocbench.py \
+	tests/workloads/atom-bytes.sh \
+	tests/workloads/atombytes.py \
 	tests/workloads/automake.mk \
 	tests/workloads/bench \
 	tests/workloads/bigdb.py \

@@ -45,30 +45,45 @@ get_empty_string(void)
     return ovsdb_string_ref(empty_string);
 }
 
-/* Strings parsed from JSON go through a small cache of recent short
- * strings (it holds one reference to each), so that the copies of a
- * repeated value (a map key in every row, a tag in every row of a big
- * insert) share one string. */
-#define STRING_CACHE_SIZE 1024          /* A power of 2. */
-#define STRING_CACHE_MAX_LENGTH 32
-static struct ovsdb_string *string_cache[STRING_CACHE_SIZE];
+/* Strings parsed from JSON go through caches of recent short strings
+ * (each holds one reference to each of its strings), so that the copies
+ * of a repeated value share one string: a map key in every row, a chassis
+ * or datapath name in every port, a tag in every row of a big insert.
+ * Map keys and set elements repeat far more than map values, which are
+ * often unique (counters, addresses, a queue's payload), so they have a
+ * cache of their own that unique values cannot flush.  Each cache is
+ * two-way set associative: a string used every few hundred parses keeps
+ * its place against one other string of the same hash, where a
+ * direct-mapped cache would lose it to any. */
+#define STRING_CACHE_SETS 2048 /* A power of 2. */
+#define STRING_CACHE_MAX_LENGTH 64
+struct string_cache {
+    struct ovsdb_string *ways[STRING_CACHE_SETS][2]; /* [0]: used last. */
+};
+static struct string_cache key_strings, value_strings;
 
 static struct ovsdb_string *
-string_from_json(const json_t *json)
+string_from_json(const json_t *json, struct string_cache *cache)
 {
     const char *s = json_string_value(json);
     size_t length = json_string_length(json);
     if (length > STRING_CACHE_MAX_LENGTH) {
         return ovsdb_string_create(s, length);
     }
-    struct ovsdb_string **slot = &string_cache[hash_bytes(s, length, 0)
-                                               & (STRING_CACHE_SIZE - 1)];
-    if (!*slot || (*slot)->length != length
-        || memcmp((*slot)->string, s, length)) {
-        ovsdb_string_unref(*slot);
-        *slot = ovsdb_string_create(s, length);
+    struct ovsdb_string *
+        *set = cache->ways[hash_bytes(s, length, 0) & (STRING_CACHE_SETS - 1)];
+    for (int i = 0; i < 2; i++) {
+        struct ovsdb_string *str = set[i];
+        if (str && str->length == length && !memcmp(str->string, s, length)) {
+            set[i] = set[0];
+            set[0] = str;
+            return ovsdb_string_ref(str);
+        }
     }
-    return ovsdb_string_ref(*slot);
+    ovsdb_string_unref(set[1]);
+    set[1] = set[0];
+    set[0] = ovsdb_string_create(s, length);
+    return ovsdb_string_ref(set[0]);
 }
 
 /* Atoms. */
@@ -402,7 +417,8 @@ parse_uuid_atom(union ovsdb_atom *atom, const json_t *json,
 
 static struct ovsdb_error *
 parse_atom(union ovsdb_atom *atom, const struct ovsdb_base_type *base,
-           const json_t *json, struct ovsdb_symbol_table *symtab)
+           const json_t *json, struct ovsdb_symbol_table *symtab,
+           struct string_cache *strings)
 {
     switch (base->type) {
     case OVSDB_TYPE_INTEGER:
@@ -432,7 +448,7 @@ parse_atom(union ovsdb_atom *atom, const struct ovsdb_base_type *base,
         break;
     case OVSDB_TYPE_STRING:
         if (json_is_string(json)) {
-            atom->s = string_from_json(json);
+            atom->s = string_from_json(json, strings);
             return NULL;
         }
         break;
@@ -447,12 +463,13 @@ parse_atom(union ovsdb_atom *atom, const struct ovsdb_base_type *base,
                               ovsdb_atomic_type_to_string(base->type));
 }
 
-struct ovsdb_error *
-ovsdb_atom_from_json(union ovsdb_atom *atom,
-                     const struct ovsdb_base_type *base, const json_t *json,
-                     struct ovsdb_symbol_table *symtab)
+/* ovsdb_atom_from_json() with the string cache for the atom's role. */
+static struct ovsdb_error *
+atom_from_json(union ovsdb_atom *atom, const struct ovsdb_base_type *base,
+               const json_t *json, struct ovsdb_symbol_table *symtab,
+               struct string_cache *strings)
 {
-    struct ovsdb_error *error = parse_atom(atom, base, json, symtab);
+    struct ovsdb_error *error = parse_atom(atom, base, json, symtab, strings);
     if (!error) {
         error = ovsdb_atom_check_constraints(atom, base);
         if (error) {
@@ -460,6 +477,14 @@ ovsdb_atom_from_json(union ovsdb_atom *atom,
         }
     }
     return error;
+}
+
+struct ovsdb_error *
+ovsdb_atom_from_json(union ovsdb_atom *atom,
+                     const struct ovsdb_base_type *base, const json_t *json,
+                     struct ovsdb_symbol_table *symtab)
+{
+    return atom_from_json(atom, base, json, symtab, &value_strings);
 }
 
 json_t *
@@ -822,15 +847,16 @@ datum_from_json(struct ovsdb_datum *datum, const struct ovsdb_type *type,
                 key_json = json_array_get(elem, 0);
                 value_json = json_array_get(elem, 1);
             }
-            error = ovsdb_atom_from_json(&datum->keys[i], &type->key,
-                                         key_json, symtab);
+            /* A set's elements are cached as keys: both repeat. */
+            error = atom_from_json(&datum->keys[i], &type->key, key_json,
+                                   symtab, &key_strings);
             if (error) {
                 destroy_partial(datum, i, type);
                 return error;
             }
             if (is_map) {
-                error = ovsdb_atom_from_json(&values[i], &type->value,
-                                             value_json, symtab);
+                error = atom_from_json(&values[i], &type->value, value_json,
+                                       symtab, &value_strings);
                 if (error) {
                     ovsdb_atom_destroy(&datum->keys[i], type->key.type);
                     destroy_partial(datum, i, type);

@@ -91,9 +91,11 @@ static void
 table_add_column(struct ovsdb_table_schema *ts, struct ovsdb_column *column)
 {
     column->index = ts->n_columns;
-    column->inline_slot = (column->type.n_max == 1
-                           && column->type.value.type == OVSDB_TYPE_VOID
-                           ? (int) ts->n_inline++ : -1);
+    column->inline_slot = (column->type.n_min == 1 && column->type.n_max == 1
+                                   && column->type.value.type
+                                          == OVSDB_TYPE_VOID
+                               ? (int) ts->n_inline++
+                               : -1);
     ts->columns = xrealloc(ts->columns,
                            (ts->n_columns + 1) * sizeof *ts->columns);
     ts->columns[ts->n_columns++] = column;
