@@ -59,6 +59,9 @@ struct handshake_pool {
     bool stop;           /* Under 'mutex'. */
     struct hs_list done; /* Under 'mutex': to be taken back. */
     int done_pipe[2];    /* Readable while 'done' is not empty. */
+    bool poked;          /* Under 'mutex': 'done_pipe' has a byte to drain
+                          * (so the main thread's every pass does not
+                          * read the pipe to find it empty). */
 
     struct hs_worker *workers;
     int n_workers;
@@ -101,8 +104,9 @@ hand_back(struct handshake_pool *pool, struct hs_list *list)
         return;
     }
     pthread_mutex_lock(&pool->mutex);
-    if (!pool->done.n) {
+    if (!pool->poked) {
         poke(pool->done_pipe[1]);
+        pool->poked = true;
     }
     for (size_t i = 0; i < list->n; i++) {
         hs_list_push(&pool->done, &list->items[i]);
@@ -314,8 +318,9 @@ handshake_pool_take(struct handshake_pool *pool, void **auxp)
         stream = it.stream;
         *auxp = it.aux;
     }
-    if (!pool->done.n) {
+    if (!pool->done.n && pool->poked) {
         drain(pool->done_pipe[0]);
+        pool->poked = false;
     }
     pthread_mutex_unlock(&pool->mutex);
     if (stream) {

@@ -22,6 +22,8 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 #ifdef __linux__
@@ -74,7 +76,9 @@ get_fd_state(int fd)
 #ifdef __linux__
 /* The epoll set: -1 before first use, -2 if epoll is unavailable. */
 static int epoll_fd = -1;
-static pid_t epoll_pid; /* A forked child makes its own set. */
+/* Set in a child by fork(): the set is the parent's, the child makes its
+ * own.  (Not getpid() on every pass: it is a system call each time.) */
+static bool forked;
 static int *set_fds;    /* The fds in the set. */
 static size_t n_set_fds, allocated_set_fds;
 static struct epoll_event *events;
@@ -142,13 +146,18 @@ set_forget(int fd)
     }
 }
 
+static void
+note_fork(void)
+{
+    forked = true;
+}
+
 /* Opens the set if needed.  Returns false if epoll is unavailable. */
 static bool
 set_open(void)
 {
-    pid_t pid = getpid();
-    if (epoll_fd >= 0 && epoll_pid != pid) {
-        /* Forked: the set is shared with the parent; make our own. */
+    if (epoll_fd >= 0 && forked) {
+        /* The set is shared with the parent; make our own. */
         close(epoll_fd);
         epoll_fd = -1;
         for (size_t i = 0; i < n_set_fds; i++) {
@@ -157,12 +166,17 @@ set_open(void)
         n_set_fds = 0;
     }
     if (epoll_fd == -1) {
+        static bool registered;
+        if (!registered) {
+            registered = true;
+            pthread_atfork(NULL, NULL, note_fork);
+        }
+        forked = false;
         epoll_fd = epoll_create1(EPOLL_CLOEXEC);
         if (epoll_fd < 0) {
             VLOG_WARN("epoll_create1: %s (using poll)", ovs_strerror(errno));
             epoll_fd = -2;
         }
-        epoll_pid = pid;
     }
     return epoll_fd >= 0;
 }
