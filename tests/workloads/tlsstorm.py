@@ -40,6 +40,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import rpc as jsonrpc  # noqa: E402  (tests/rpc.py)
 SCHEMA = os.path.join(HERE, "workload.ovsschema")
 DB = "Workload"
 STORM_TIMEOUT = 600     # seconds: a storm at most, by default
@@ -92,52 +94,12 @@ def peak_rss_mb(pid):
     return 0.0
 
 
-class Rpc:
-    """A blocking JSON-RPC client on a unix socket (set-up and probe)."""
-
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX)
-        self.sock.connect(path)
-        self.buf = ""
-        self.dec = json.JSONDecoder()
-        self.next_id = 0
-
-    def call(self, method, params):
-        self.next_id += 1
-        msg = {"method": method, "params": params, "id": self.next_id}
-        self.sock.sendall(json.dumps(msg).encode())
-        while True:
-            reply = self.read()
-            if reply.get("id") == self.next_id and "method" not in reply:
-                if reply.get("error"):
-                    raise RuntimeError("%s: %s" % (method, reply["error"]))
-                return reply["result"]
-            if reply.get("method") == "echo":
-                self.sock.sendall(json.dumps(
-                    {"result": reply["params"], "error": None,
-                     "id": reply["id"]}).encode())
-
-    def read(self):
-        while True:
-            text = self.buf.lstrip()
-            if text:
-                try:
-                    obj, end = self.dec.raw_decode(text)
-                    self.buf = text[end:]
-                    return obj
-                except ValueError:
-                    pass
-            data = self.sock.recv(65536)
-            if not data:
-                raise EOFError("connection closed")
-            self.buf += data.decode()
-
-
 def probe_main(path):
     """The established client: echo every 10 ms until stdin says stop;
     prints the longest wait, the number of echoes, and the error that
     ended it early, if any."""
-    rpc = Rpc(path)
+    # No timeout of its own: a stalled server shows as a long wait.
+    rpc = jsonrpc.Client("unix:" + path, timeout=None)
     waits = []
     error = None
     tick = time.monotonic()
@@ -148,7 +110,7 @@ def probe_main(path):
             break
         start = time.monotonic()
         try:
-            rpc.call("echo", ["probe"])
+            rpc.result("echo", ["probe"])
         except (OSError, EOFError) as e:
             error = repr(e)
             continue
@@ -280,7 +242,8 @@ def one_run(spec, d, args, rows_of):
         for _ in range(200):
             if os.path.exists(sock):
                 try:
-                    rpc = Rpc(sock)
+                    rpc = jsonrpc.Client("unix:" + sock,
+                                         timeout=STORM_TIMEOUT)
                     break
                 except OSError:
                     pass
@@ -293,7 +256,7 @@ def one_run(spec, d, args, rows_of):
                        "row": {"run": "storm", "chassis": "ch%d" % c,
                                "logical_port": lp}}
                       for c, lps in rows_of.items() for lp in lps]
-        rpc.call("transact", ops)
+        rpc.result("transact", ops)
         probe = subprocess.Popen([sys.executable, __file__, "--probe", sock],
                                  stdin=subprocess.PIPE,
                                  stdout=subprocess.PIPE, text=True)
