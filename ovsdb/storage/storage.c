@@ -690,14 +690,17 @@ raft_decide(struct ovsdb_storage *s)
             && uuid_equals(&eid, &s->txns[0].eid)) {
             finish_txns(s, 1);
         } else {
-            if (is_snapshot) {
-                /* It may hold our entries or not. */
-                undo_txns(s, unknown_outcome("a snapshot from the leader "
-                                             "replaced the log"));
-            } else {
-                /* Our entries were built on the state before this one:
-                 * no leader appends them after it (see propose_txn()). */
-                undo_txns(s, command_error(RAFT_CMD_LOST_LEADERSHIP));
+            /* (Only if there is something to undo: a follower applying
+             * the leader's entries usually has nothing of its own, and
+             * building an error for every entry would be waste.)  A
+             * snapshot may hold our entries or not; any other entry means
+             * they were built on the state before it, and no leader
+             * appends them after it (see propose_txn()). */
+            if (s->n_txns) {
+                undo_txns(s, (is_snapshot
+                                  ? unknown_outcome("a snapshot from the "
+                                                    "leader replaced the log")
+                                  : command_error(RAFT_CMD_LOST_LEADERSHIP)));
             }
             apply_entry(s, data, size, &eid, is_snapshot);
         }
