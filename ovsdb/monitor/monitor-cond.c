@@ -426,7 +426,7 @@ cc_put_uuid_key(struct cc_writer *w, const struct uuid *uuid)
 }
 
 /* Writes the row update that 'row' causes, if it enters or leaves: as
- * monitor_row_update() would, entering rows inserted with the new shape's
+ * put_row_update_text() does for a commit, entering rows inserted with the new shape's
  * columns, leaving rows deleted in the old shape's terms. */
 static void
 cc_put_row(struct cc_writer *w, const struct cc_row *r)

@@ -14,6 +14,7 @@
 
 #include <stdlib.h>
 #include "lib/allocator.h"
+#include "lib/ds.h"
 #include "lib/hmap.h"
 #include "lib/uuid.h"
 #include "ovsdb/monitor/monitor-index.h"
@@ -141,29 +142,30 @@ ovsdb_monitor_pending_get_txn_id(const struct ovsdb_monitor_pending *p)
     return &p->txn_id;
 }
 
-json_t *
+bool
 ovsdb_monitor_pending_take(struct ovsdb_monitor_pending *p,
-                           const struct ovsdb_monitor *m)
+                           const struct ovsdb_monitor *m, struct ds *out)
 {
-    json_t *updates = json_object();
+    struct text_updates tu;
+    monitor_text_updates_init(&tu, m);
     struct pending_row *pr;
     HMAP_FOR_EACH_POP (pr, node, &p->rows) {
         const struct monitor_table *mt = m->tables[pr->table->schema->index];
         if (mt && (pr->old || pr->new)) {
             /* Columns are compared: the merged change has no single
              * "changed" bitmap. */
-            json_t *ru = monitor_row_update(m, mt, pr->old, pr->new, NULL);
-            if (ru) {
-                monitor_put_row_update(updates, pr->table, &pr->uuid, ru);
-            }
+            monitor_text_updates_add(&tu, m, mt, pr->old, pr->new, NULL);
         }
+        /* Each version goes as soon as its text is written, so that the
+         * text and the versions are not both at their largest at once. */
         pending_row_free(pr);
     }
-    if (!json_object_size(updates)) {
-        json_decref(updates);
-        return NULL;
+    bool any = tu.n_rows > 0;
+    monitor_text_updates_finish(&tu, m, out);
+    if (!any) {
+        ds_clear(out);
     }
-    return updates;
+    return any;
 }
 
 /* monitor_cond_since. */
@@ -288,21 +290,20 @@ ovsdb_monitor_hub_start_history(struct ovsdb_monitor_hub *hub)
     }
 }
 
-json_t *
+bool
 ovsdb_monitor_get_since(struct ovsdb_monitor *m, const struct uuid *last_id,
-                        bool *found)
+                        struct ds *out)
 {
     struct ovsdb_monitor_hub *hub = m->hub;
 
     ovsdb_monitor_hub_start_history(hub);
     if (uuid_is_zero(last_id)) {
         /* The all-zero id names no transaction: the client has nothing. */
-        *found = false;
-        return NULL;
+        return false;
     }
     if (uuid_equals(last_id, &hub->last_txn_id)) {
-        *found = true;
-        return json_object();
+        ds_put_cstr(out, "{}");
+        return true;
     }
 
     /* 'start' is the first transaction after 'last_id'. */
@@ -317,15 +318,13 @@ ovsdb_monitor_get_since(struct ovsdb_monitor *m, const struct uuid *last_id,
             }
         }
         if (start >= hub->history_n) {
-            *found = false;
-            return NULL;
+            return false;
         }
         start++;
     }
-    *found = true;
-    json_t *updates = json_object();
     if (start >= hub->history_n) {
-        return updates;
+        ds_put_cstr(out, "{}");
+        return true;
     }
 
     /* Merge the changes after 'last_id' into one change per row, in the
@@ -352,19 +351,17 @@ ovsdb_monitor_get_since(struct ovsdb_monitor *m, const struct uuid *last_id,
     }
     free(sc.v);
 
+    struct text_updates tu;
+    monitor_text_updates_init(&tu, m);
     for (size_t i = 0; i < n_merged; i++) {
         const struct merged_row *mr = &merged[i];
         const struct monitor_table *mt = m->tables[mr->table->schema->index];
         if (mt && (mr->old || mr->new)) {
-            json_t *ru = monitor_row_update(m, mt, mr->old, mr->new, NULL);
-            if (ru) {
-                const struct ovsdb_row *r = mr->old ? mr->old : mr->new;
-                monitor_put_row_update(updates, mr->table,
-                                       ovsdb_row_get_uuid(r), ru);
-            }
+            monitor_text_updates_add(&tu, m, mt, mr->old, mr->new, NULL);
         }
     }
+    monitor_text_updates_finish(&tu, m, out);
     hmap_destroy(&rows);
     free(merged);
-    return updates;
+    return true;
 }

@@ -615,24 +615,9 @@ column_changed(const struct ovsdb_column *c, const struct ovsdb_row *old,
                                          &new->fields[c->index], &c->type);
 }
 
-void
-monitor_put_row_update(json_t *updates, const struct ovsdb_table *table,
-                       const struct uuid *uuid, json_t *row_update)
-{
-    const char *name = table->schema->name;
-    json_t *table_updates = json_object_get(updates, name);
-    if (!table_updates) {
-        table_updates = json_object();
-        json_object_set_new(updates, name, table_updates);
-    }
-    char uuid_s[UUID_LEN + 1];
-    uuid_to_string(uuid, uuid_s);
-    json_object_set_new(table_updates, uuid_s, row_update);
-}
-
 /* Updates are built as text, without a jansson tree (which costs hundreds
  * of bytes per row: a commit of 500,000 rows, an initial reply of a big
- * table); the few callers that need a tree parse it. */
+ * table). */
 
 void
 monitor_put_member_name(struct ds *out, const char *name)
@@ -788,42 +773,9 @@ put_row_update_text(struct ds *out, const struct ovsdb_monitor *m,
     return true;
 }
 
-/* Parses 'text' (borrowed), which this module wrote. */
-json_t *
-monitor_parse_text(const struct ds *text)
-{
-    json_error_t error;
-    json_t *json = jsonx_loadb(text->string, text->length, 0, &error);
-    if (!json) {
-        ovs_fatal(0, "monitor: bad update text: %s", error.text);
-    }
-    return json;
-}
-
-/* As put_row_update_text(), as a tree.  New reference, or NULL if none. */
-json_t *
-monitor_row_update(const struct ovsdb_monitor *m,
-                   const struct monitor_table *mt, const struct ovsdb_row *old,
-                   const struct ovsdb_row *new, const unsigned long *changed)
-{
-    struct ds text = DS_EMPTY_INITIALIZER;
-    json_t *json = (put_row_update_text(&text, m, mt, old, new, changed)
-                        ? monitor_parse_text(&text)
-                        : NULL);
-    ds_destroy(&text);
-    return json;
-}
-
-/* A <table-updates> text being built from changes in any order: one buffer
- * of "uuid":<row-update> members per table, joined at the end. */
-struct text_updates {
-    struct ds *tables; /* By table index. */
-    size_t n_tables;
-    size_t n_rows;
-};
-
-static void
-text_updates_init(struct text_updates *tu, const struct ovsdb_monitor *m)
+void
+monitor_text_updates_init(struct text_updates *tu,
+                          const struct ovsdb_monitor *m)
 {
     tu->n_tables = m->n_tables;
     tu->tables = xcalloc(m->n_tables, sizeof *tu->tables);
@@ -840,12 +792,13 @@ monitor_put_uuid_member(struct ds *out, const struct uuid *uuid)
     p[UUID_LEN + 2] = ':';
 }
 
-/* Adds the row update that 'm' shows for 'old' -> 'new' in 'mt''s table,
- * if any. */
-static void
-text_updates_add(struct text_updates *tu, const struct ovsdb_monitor *m,
-                 const struct monitor_table *mt, const struct ovsdb_row *old,
-                 const struct ovsdb_row *new, const unsigned long *changed)
+void
+monitor_text_updates_add(struct text_updates *tu,
+                         const struct ovsdb_monitor *m,
+                         const struct monitor_table *mt,
+                         const struct ovsdb_row *old,
+                         const struct ovsdb_row *new,
+                         const unsigned long *changed)
 {
     struct ds *out = &tu->tables[mt->table->schema->index];
     size_t start = out->length;
@@ -860,10 +813,9 @@ text_updates_add(struct text_updates *tu, const struct ovsdb_monitor *m,
     }
 }
 
-/* Moves the text into 'out' (which must be empty) and frees the rest. */
-static void
-text_updates_finish(struct text_updates *tu, const struct ovsdb_monitor *m,
-                    struct ds *out)
+void
+monitor_text_updates_finish(struct text_updates *tu,
+                            const struct ovsdb_monitor *m, struct ds *out)
 {
     size_t n_used = 0, last = 0;
     for (size_t i = 0; i < tu->n_tables; i++) {
@@ -927,8 +879,8 @@ compose_change(const struct ovsdb_table *table, const struct ovsdb_row *old,
     struct compose_ctx *ctx = ctx_;
     const struct monitor_table *mt = ctx->m->tables[table->schema->index];
     if (mt) {
-        text_updates_add(&ctx->updates, ctx->m, mt, old, new,
-                         old && new ? changed : NULL);
+        monitor_text_updates_add(&ctx->updates, ctx->m, mt, old, new,
+                                 old && new ? changed : NULL);
     }
     return true;
 }
@@ -1098,11 +1050,11 @@ hub_commit_cb(struct ovsdb *db OVS_UNUSED, const struct ovsdb_txn *txn,
             continue;           /* Nothing it can see. */
         }
         struct compose_ctx cctx = { .m = m };
-        text_updates_init(&cctx.updates, m);
+        monitor_text_updates_init(&cctx.updates, m);
         compose_commit(&ctx, txn, &cctx);
         size_t n_rows = cctx.updates.n_rows;
         struct ds body = DS_EMPTY_INITIALIZER;
-        text_updates_finish(&cctx.updates, m, &body);
+        monitor_text_updates_finish(&cctx.updates, m, &body);
         if (n_rows) {
             /* A big body is queued by reference on every subscriber's
              * connection, not copied into each: ten RFC monitors behind on

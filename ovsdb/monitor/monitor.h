@@ -155,13 +155,14 @@ bool ovsdb_monitor_put_cond_change(struct ds *out,
                                    const struct ovsdb_monitor *new);
 
 /* For monitor_cond_since: if transaction 'last_id' is the last one or is
- * in the history, returns the changes committed after it (new reference)
- * and sets '*found'; otherwise returns NULL and clears '*found': the
- * client needs the initial contents, ovsdb_monitor_get_initial_text(),
- * shared with every client of the shape rather than built for this one.
- * Starts the history of the hub if it was off. */
-json_t *ovsdb_monitor_get_since(struct ovsdb_monitor *m,
-                                const struct uuid *last_id, bool *found);
+ * in the history, appends the <table-updates2> text of the changes
+ * committed after it to 'out' ("{}" if none) and returns true; otherwise
+ * returns false, appending nothing: the client needs the initial contents,
+ * ovsdb_monitor_get_initial_text(), shared with every client of the shape
+ * rather than built for this one.  Starts the history of the hub if it was
+ * off. */
+bool ovsdb_monitor_get_since(struct ovsdb_monitor *m,
+                             const struct uuid *last_id, struct ds *out);
 
 /* Pending changes, for a subscriber that cannot take updates as fast as
  * they come (its client is not reading): instead of queuing an update per
@@ -174,7 +175,7 @@ json_t *ovsdb_monitor_get_since(struct ovsdb_monitor *m,
  *     p = ovsdb_monitor_pending_create();
  *     ovsdb_monitor_pending_add(p, m, update);     (in the callback)
  *     ...
- *     updates = ovsdb_monitor_pending_take(p, m);  (NULL: nothing left)
+ *     if (ovsdb_monitor_pending_take(p, m, &text)) ...  (false: none)
  *     ovsdb_monitor_pending_destroy(p);
  *
  * The same shape 'm' must be passed to every call for one set. */
@@ -199,11 +200,12 @@ size_t ovsdb_monitor_pending_n_rows(const struct ovsdb_monitor_pending *);
 const struct uuid *ovsdb_monitor_pending_get_txn_id(
     const struct ovsdb_monitor_pending *p);
 
-/* Returns the <table-updates> (v1) or <table-updates2> (v2, v3) that take
- * a client from what it last saw to the rows' latest states, as 'm' shows
- * them, and empties 'p'.  New reference; NULL if the changes cancel out
- * (a row inserted then deleted, a value changed back). */
-json_t *ovsdb_monitor_pending_take(struct ovsdb_monitor_pending *p,
-                                   const struct ovsdb_monitor *m);
+/* Puts into 'out' (which must be empty) the <table-updates> (v1) or
+ * <table-updates2> (v2, v3) text that takes a client from what it last saw to the rows' latest
+ * states, as 'm' shows them, empties 'p' and returns true; or, if the
+ * changes cancel out (a row inserted then deleted, a value changed back),
+ * leaves 'out' empty, empties 'p' and returns false. */
+bool ovsdb_monitor_pending_take(struct ovsdb_monitor_pending *p,
+                                const struct ovsdb_monitor *m, struct ds *out);
 
 #endif /* ovsdb/monitor/monitor.h */

@@ -701,26 +701,30 @@ monitor_update_cb(void *sm_, const struct ovsdb_monitor_update *u)
 static void
 send_pending(struct ovsdb_session *s, struct session_monitor *sm)
 {
-    json_t *updates = ovsdb_monitor_pending_take(sm->pending, sm->m);
-    if (updates) {
+    struct ds updates = DS_EMPTY_INITIALIZER;
+    if (ovsdb_monitor_pending_take(sm->pending, sm->m, &updates)) {
         enum ovsdb_monitor_version version = ovsdb_monitor_get_version(sm->m);
-        json_t *params;
+        struct ds head = DS_EMPTY_INITIALIZER;
+        ds_put_format(&head, "{\"id\":null,\"method\":\"%s\",\"params\":[%s,",
+                      update_method(version), sm->id_s);
         if (version == OVSDB_MONITOR_V3) {
             char uuid_s[UUID_LEN + 1];
             uuid_to_string(ovsdb_monitor_pending_get_txn_id(sm->pending),
                            uuid_s);
-            params = json_pack("[O s o]", sm->id, uuid_s, updates);
-        } else {
-            params = json_pack("[O o]", sm->id, updates);
+            ds_put_format(&head, "\"%s\",", uuid_s);
         }
-        struct ds out = DS_EMPTY_INITIALIZER;
-        serialize_msg(&out, NULL, NULL, NULL, update_method(version), params);
+        struct iovec iov[3] = {
+            { head.string, head.length },
+            { updates.string, updates.length },
+            { "]}", 2 },
+        };
         /* Not held behind held replies: like any update, it is about
          * transactions already written. */
-        send_text(s, &out);
-        ds_destroy(&out);
+        send_iov(s, iov, 3);
+        ds_destroy(&head);
         s->has_updates = true;
     }
+    ds_destroy(&updates);
     ovsdb_monitor_pending_destroy(sm->pending);
     sm->pending = NULL;
     s->n_pending--;
@@ -859,22 +863,21 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
      * the whole reply of "monitor" and "monitor_cond", and the third
      * member of monitor_cond_since's [found, last-txn-id, updates] when
      * the client's last transaction is not in the history. */
-    json_t *result = NULL;
     struct refbuf *text = NULL;
     char *v3_head = NULL;
     if (version == OVSDB_MONITOR_V3) {
-        bool found;
-        json_t *updates = ovsdb_monitor_get_since(m, &last_id, &found);
+        struct ds updates = DS_EMPTY_INITIALIZER;
+        bool found = ovsdb_monitor_get_since(m, &last_id, &updates);
         char uuid_s[UUID_LEN + 1];
         uuid_to_string(ovsdb_monitor_hub_get_last_txn_id(
                            ovsdb_served_db_get_hub(sdb)),
                        uuid_s);
-        if (found) {
-            result = json_pack("[b s o]", true, uuid_s, updates);
-        } else {
-            v3_head = xasprintf("[false,\"%s\",", uuid_s);
-            text = ovsdb_monitor_get_initial_text(m);
-        }
+        v3_head = xasprintf("[%s,\"%s\",", found ? "true" : "false", uuid_s);
+        /* The changes are this client's alone, but go out the same way as
+         * the shared initial contents: as text, never as a tree. */
+        text = (found ? refbuf_from_ds(&updates)
+                      : ovsdb_monitor_get_initial_text(m));
+        ds_destroy(&updates);
     } else {
         text = ovsdb_monitor_get_initial_text(m);
     }
@@ -887,13 +890,9 @@ handle_monitor(struct ovsdb_session *s, const struct jsonrpc_msg *msg,
     sm->m = m;
     hmap_insert(&s->monitors, &sm->node, hash_string(id_s, 0));
     ovsdb_monitor_subscribe(m, monitor_update_cb, sm);
-    if (text) {
-        send_shared_reply(s, msg->id, v3_head, text, v3_head ? "]" : NULL);
-        refbuf_unref(text);
-        free(v3_head);
-    } else {
-        session_send_reply(s, msg->id, result);
-    }
+    send_shared_reply(s, msg->id, v3_head, text, v3_head ? "]" : NULL);
+    refbuf_unref(text);
+    free(v3_head);
 }
 
 static void

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include "lib/allocator.h"
+#include "lib/ds.h"
 #include "lib/json-util.h"
 #include "lib/uuid.h"
 #include "ovsdb/engine/error.h"
@@ -100,11 +101,18 @@ shape(struct ovsdb_monitor_hub *hub, json_t *requests,
 static char *
 take(struct behind *b)
 {
-    json_t *updates = ovsdb_monitor_pending_take(b->p, b->m);
+    struct ds text = DS_EMPTY_INITIALIZER;
+    bool any = ovsdb_monitor_pending_take(b->p, b->m, &text);
     CHECK_INTEQ(ovsdb_monitor_pending_n_rows(b->p), 0);
-    if (!updates) {
+    if (!any) {
+        CHECK_INTEQ(text.length, 0);
+        ds_destroy(&text);
         return xstrdup("null");
     }
+    json_error_t error;
+    json_t *updates = jsonx_loadb(text.string, text.length, 0, &error);
+    CHECK(updates != NULL);
+    ds_destroy(&text);
     char *s = jsonx_to_string_sorted(updates);
     json_decref(updates);
     return s;

@@ -122,6 +122,19 @@ to_text(json_t *json)
     return s;
 }
 
+/* The changes after 'last' that ovsdb_monitor_get_since() writes, parsed
+ * (NULL, with '*found' false, if it has none for the client). */
+static json_t *
+since(struct ovsdb_monitor *m, const struct uuid *last, bool *found)
+{
+    struct ds text = DS_EMPTY_INITIALIZER;
+    *found = ovsdb_monitor_get_since(m, last, &text);
+    json_t *json = *found ? parse(ds_cstr(&text)) : NULL;
+    CHECK(*found || !text.length);
+    ds_destroy(&text);
+    return json;
+}
+
 /* The initial contents of 'm', parsed and written again with sorted
  * members, so that they can be compared as text. */
 static char *
@@ -234,7 +247,7 @@ main(void)
     ds_destroy(&filler);
     struct uuid last = *ovsdb_monitor_hub_get_last_txn_id(hub);
     bool found;
-    s = to_text(ovsdb_monitor_get_since(m1, &last, &found));
+    s = to_text(since(m1, &last, &found));
     CHECK(found);
     CHECK_STREQ(s, "{}");
     free(s);
@@ -246,7 +259,7 @@ main(void)
     transact(db, "[\"T\",{\"op\":\"delete\",\"table\":\"H\","
                  "\"where\":[[\"name\",\"==\",\"a\"]]}]");
     CHECK_INTEQ(ovsdb_monitor_hub_n_history(hub), 3);
-    s = to_text(ovsdb_monitor_get_since(m1, &last, &found));
+    s = to_text(since(m1, &last, &found));
     CHECK(found);
     /* b was inserted and modified: one insert with its final value. */
     CHECK(contains(s, "{\"insert\":{\"n\":3,\"name\":\"b\"}}"));
@@ -254,7 +267,7 @@ main(void)
     free(s);
     struct uuid unknown;
     uuid_generate(&unknown);
-    CHECK(!ovsdb_monitor_get_since(m1, &unknown, &found));
+    CHECK(!since(m1, &unknown, &found));
     CHECK(!found);
     /* Such a client gets the initial contents instead. */
     s = initial(m1);
