@@ -189,7 +189,8 @@ put_bare_atom(struct ds *out, const union ovsdb_atom *atom,
               enum ovsdb_atomic_type type)
 {
     if (type == OVSDB_TYPE_STRING) {
-        ds_put_buffer(out, atom->s->string, atom->s->length);
+        ds_put_buffer(out, ovsdb_atom_string(atom),
+                      ovsdb_atom_string_length(atom));
     } else {
         ovsdb_atom_to_string(atom, type, out);
     }

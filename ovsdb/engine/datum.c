@@ -15,7 +15,8 @@
 
 /* Strings. */
 
-struct ovsdb_string *
+/* Returns a new heap string with one reference. */
+static struct ovsdb_string *
 ovsdb_string_create(const char *s, size_t length)
 {
     struct ovsdb_string *str = xmalloc(sizeof *str + length + 1);
@@ -26,7 +27,14 @@ ovsdb_string_create(const char *s, size_t length)
     return str;
 }
 
-void
+static struct ovsdb_string *
+ovsdb_string_ref(struct ovsdb_string *s)
+{
+    s->n_refs++;
+    return s;
+}
+
+static void
 ovsdb_string_unref(struct ovsdb_string *s)
 {
     if (s && !--s->n_refs) {
@@ -34,15 +42,42 @@ ovsdb_string_unref(struct ovsdb_string *s)
     }
 }
 
-static struct ovsdb_string *empty_string;
-
-static struct ovsdb_string *
-get_empty_string(void)
+static void
+string_ref(union ovsdb_atom *atom)
 {
-    if (!empty_string) {
-        empty_string = ovsdb_string_create("", 0);
+    if (!ovsdb_atom_string_is_inline(atom)) {
+        ovsdb_string_ref(atom->str_);
     }
-    return ovsdb_string_ref(empty_string);
+}
+
+static void
+string_unref(union ovsdb_atom *atom)
+{
+    if (!ovsdb_atom_string_is_inline(atom)) {
+        ovsdb_string_unref(atom->str_);
+    }
+}
+
+/* Stores the 'length' bytes at 's' in 'atom' itself, if they fit, and
+ * returns true, or returns false. */
+static bool
+put_inline_string(union ovsdb_atom *atom, const char *s, size_t length)
+{
+    if (!OVSDB_INLINE_STRING_MAX || length > OVSDB_INLINE_STRING_MAX) {
+        return false;
+    }
+    memset(atom, 0, sizeof *atom); /* The null and no stale bytes. */
+    atom->inline_[0] = 2 * length + 1;
+    memcpy(&atom->inline_[1], s, length);
+    return true;
+}
+
+void
+ovsdb_atom_init_string(union ovsdb_atom *atom, const char *s, size_t length)
+{
+    if (!put_inline_string(atom, s, length)) {
+        atom->str_ = ovsdb_string_create(s, length);
+    }
 }
 
 /* Strings parsed from JSON go through caches of recent short strings
@@ -63,10 +98,8 @@ struct string_cache {
 static struct string_cache key_strings, value_strings;
 
 static struct ovsdb_string *
-string_from_json(const json_t *json, struct string_cache *cache)
+cached_string(const char *s, size_t length, struct string_cache *cache)
 {
-    const char *s = json_string_value(json);
-    size_t length = json_string_length(json);
     if (length > STRING_CACHE_MAX_LENGTH) {
         return ovsdb_string_create(s, length);
     }
@@ -86,6 +119,19 @@ string_from_json(const json_t *json, struct string_cache *cache)
     return ovsdb_string_ref(set[0]);
 }
 
+/* Makes 'atom' the string 'json': in the atom if it fits, else through
+ * 'cache'. */
+static void
+string_from_json(union ovsdb_atom *atom, const json_t *json,
+                 struct string_cache *cache)
+{
+    const char *s = json_string_value(json);
+    size_t length = json_string_length(json);
+    if (!put_inline_string(atom, s, length)) {
+        atom->str_ = cached_string(s, length, cache);
+    }
+}
+
 /* Atoms. */
 
 void
@@ -102,7 +148,7 @@ ovsdb_atom_init_default(union ovsdb_atom *atom, enum ovsdb_atomic_type type)
         atom->boolean = false;
         break;
     case OVSDB_TYPE_STRING:
-        atom->s = get_empty_string();
+        ovsdb_atom_init_string(atom, "", 0);
         break;
     case OVSDB_TYPE_UUID:
         uuid_zero(&atom->uuid);
@@ -127,7 +173,7 @@ ovsdb_atom_is_default(const union ovsdb_atom *atom,
     case OVSDB_TYPE_BOOLEAN:
         return !atom->boolean;
     case OVSDB_TYPE_STRING:
-        return atom->s->length == 0;
+        return ovsdb_atom_string_length(atom) == 0;
     case OVSDB_TYPE_UUID:
         return uuid_is_zero(&atom->uuid);
     case OVSDB_TYPE_VOID:
@@ -143,7 +189,7 @@ ovsdb_atom_clone(union ovsdb_atom *dst, const union ovsdb_atom *src,
 {
     *dst = *src;
     if (type == OVSDB_TYPE_STRING) {
-        ovsdb_string_ref(dst->s);
+        string_ref(dst);
     }
 }
 
@@ -151,7 +197,7 @@ void
 ovsdb_atom_destroy(union ovsdb_atom *atom, enum ovsdb_atomic_type type)
 {
     if (type == OVSDB_TYPE_STRING) {
-        ovsdb_string_unref(atom->s);
+        string_unref(atom);
     }
 }
 
@@ -171,7 +217,8 @@ ovsdb_atom_hash(const union ovsdb_atom *atom, enum ovsdb_atomic_type type,
     case OVSDB_TYPE_BOOLEAN:
         return hash_int(atom->boolean, basis);
     case OVSDB_TYPE_STRING:
-        return hash_bytes(atom->s->string, atom->s->length, basis);
+        return hash_bytes(ovsdb_atom_string(atom),
+                          ovsdb_atom_string_length(atom), basis);
     case OVSDB_TYPE_UUID:
         return hash_int(uuid_hash(&atom->uuid), basis);
     case OVSDB_TYPE_VOID:
@@ -193,10 +240,10 @@ ovsdb_atom_compare_3way(const union ovsdb_atom *a, const union ovsdb_atom *b,
     case OVSDB_TYPE_BOOLEAN:
         return a->boolean - b->boolean;
     case OVSDB_TYPE_STRING:
-        if (a->s == b->s) {
+        if (!ovsdb_atom_string_is_inline(a) && a->str_ == b->str_) {
             return 0;
         }
-        return strcmp(a->s->string, b->s->string);
+        return strcmp(ovsdb_atom_string(a), ovsdb_atom_string(b));
     case OVSDB_TYPE_UUID:
         return uuid_compare_3way(&a->uuid, &b->uuid);
     case OVSDB_TYPE_VOID:
@@ -240,14 +287,15 @@ string_needs_quotes(const char *s)
 }
 
 static void
-put_quoted_string(struct ds *out, const struct ovsdb_string *s)
+put_quoted_string(struct ds *out, const union ovsdb_atom *atom)
 {
-    json_t *json = json_stringn(s->string, s->length);
+    json_t *json = json_stringn(ovsdb_atom_string(atom),
+                                ovsdb_atom_string_length(atom));
     if (json) {
         jsonx_put(out, json);
         json_decref(json);
     } else {
-        ds_put_format(out, "\"%s\"", s->string);
+        ds_put_format(out, "\"%s\"", ovsdb_atom_string(atom));
     }
 }
 
@@ -266,10 +314,11 @@ ovsdb_atom_to_string(const union ovsdb_atom *atom,
         ds_put_cstr(out, atom->boolean ? "true" : "false");
         break;
     case OVSDB_TYPE_STRING:
-        if (string_needs_quotes(atom->s->string)) {
-            put_quoted_string(out, atom->s);
+        if (string_needs_quotes(ovsdb_atom_string(atom))) {
+            put_quoted_string(out, atom);
         } else {
-            ds_put_buffer(out, atom->s->string, atom->s->length);
+            ds_put_buffer(out, ovsdb_atom_string(atom),
+                          ovsdb_atom_string_length(atom));
         }
         break;
     case OVSDB_TYPE_UUID:
@@ -348,12 +397,13 @@ ovsdb_atom_check_constraints(const union ovsdb_atom *atom,
         if (!base->string.min_len && base->string.max_len == UINT_MAX) {
             return NULL;
         }
-        size_t n = utf8_length(atom->s->string, atom->s->length);
+        size_t n = utf8_length(ovsdb_atom_string(atom),
+                               ovsdb_atom_string_length(atom));
         if (n >= base->string.min_len && n <= base->string.max_len) {
             return NULL;
         }
         struct ds s = DS_EMPTY_INITIALIZER;
-        put_quoted_string(&s, atom->s);
+        put_quoted_string(&s, atom);
         struct ovsdb_error *error;
         if (n < base->string.min_len) {
             error = ovsdb_error(OVSDB_E_CONSTRAINT, "%s length %zu is less "
@@ -448,7 +498,7 @@ parse_atom(union ovsdb_atom *atom, const struct ovsdb_base_type *base,
         break;
     case OVSDB_TYPE_STRING:
         if (json_is_string(json)) {
-            atom->s = string_from_json(json, strings);
+            string_from_json(atom, json, strings);
             return NULL;
         }
         break;
@@ -498,7 +548,8 @@ ovsdb_atom_to_json(const union ovsdb_atom *atom, enum ovsdb_atomic_type type)
     case OVSDB_TYPE_BOOLEAN:
         return json_boolean(atom->boolean);
     case OVSDB_TYPE_STRING:
-        return json_stringn_nocheck(atom->s->string, atom->s->length);
+        return json_stringn_nocheck(ovsdb_atom_string(atom),
+                                    ovsdb_atom_string_length(atom));
     case OVSDB_TYPE_UUID: {
         char s[UUID_LEN + 1];
         uuid_to_string(&atom->uuid, s);
@@ -611,7 +662,7 @@ clone_atoms(union ovsdb_atom *dst, const union ovsdb_atom *src,
     memcpy(dst, src, n * sizeof *dst);
     if (type == OVSDB_TYPE_STRING) {
         for (unsigned int i = 0; i < n; i++) {
-            ovsdb_string_ref(dst[i].s);
+            string_ref(&dst[i]);
         }
     }
 }
@@ -622,7 +673,7 @@ destroy_atoms(union ovsdb_atom *atoms, unsigned int n,
 {
     if (type == OVSDB_TYPE_STRING) {
         for (unsigned int i = 0; i < n; i++) {
-            ovsdb_string_unref(atoms[i].s);
+            string_unref(&atoms[i]);
         }
     }
 }
@@ -942,7 +993,8 @@ ovsdb_atom_put_json(struct ds *out, const union ovsdb_atom *atom,
         ds_put_cstr(out, atom->boolean ? "true" : "false");
         break;
     case OVSDB_TYPE_STRING:
-        jsonx_put_string(out, atom->s->string, atom->s->length);
+        jsonx_put_string(out, ovsdb_atom_string(atom),
+                         ovsdb_atom_string_length(atom));
         break;
     case OVSDB_TYPE_UUID: {
         char *p = ds_put_uninit(out, UUID_LEN + 11);

@@ -1,8 +1,9 @@
 /* ovsdb/engine/datum.h: typed values: atoms and datums.
  *
  * An atom is one value of an atomic type, in a 'union ovsdb_atom' (16
- * bytes).  Strings are refcounted ('struct ovsdb_string'), so copying an
- * atom or a datum of strings never copies characters.
+ * bytes).  Short strings are stored in the atom; longer ones are
+ * refcounted ('struct ovsdb_string'), so copying an atom or a datum of
+ * strings never copies more than 16 bytes per atom.
  *
  * A datum is the value of one column: 'n' keys (and, for a map, 'n'
  * values after them in the same array) sorted by key, without duplicate
@@ -31,31 +32,67 @@ struct ds;
 struct ovsdb_error;
 struct ovsdb_symbol_table;
 
-/* A refcounted, immutable, null-terminated string. */
+/* A refcounted, immutable, null-terminated string: a string atom longer
+ * than OVSDB_INLINE_STRING_MAX bytes holds a reference to one.  Only
+ * datum.c creates and frees them; everyone else reads a string atom with
+ * ovsdb_atom_string() and ovsdb_atom_string_length(). */
 struct ovsdb_string {
     uint32_t n_refs;
     uint32_t length;            /* Bytes, not counting the null. */
     char string[];
 };
 
-/* Returns a new string with one reference; caller must free with
- * ovsdb_string_unref(). */
-struct ovsdb_string *ovsdb_string_create(const char *s, size_t length);
-static inline struct ovsdb_string *
-ovsdb_string_ref(struct ovsdb_string *s)
-{
-    s->n_refs++;
-    return s;
-}
-void ovsdb_string_unref(struct ovsdb_string *s);
+/* Strings of up to this many bytes are stored in the atom itself, with
+ * their null, and cost no allocation: most values in real databases are
+ * that short (names, numbers as text, "true", a queue's payload), and
+ * each one as a 'struct ovsdb_string' cost a 32-byte heap chunk besides
+ * the atom.  The first byte of the atom tells the two apart: 2 * length
+ * + 1 for an inline string, always odd, where it is the lowest byte of an
+ * aligned, so even, pointer otherwise.  That needs a little-endian
+ * machine; elsewhere every string is a 'struct ovsdb_string'. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define OVSDB_INLINE_STRING_MAX 14
+#else
+#define OVSDB_INLINE_STRING_MAX 0
+#endif
 
 union ovsdb_atom {
     int64_t integer;
     double real;
     bool boolean;
-    struct ovsdb_string *s;
     struct uuid uuid;
+    /* A string: use the functions below, not these members. */
+    struct ovsdb_string *str_;
+    unsigned char inline_[16];
 };
+
+static inline bool
+ovsdb_atom_string_is_inline(const union ovsdb_atom *atom)
+{
+    return OVSDB_INLINE_STRING_MAX && (atom->inline_[0] & 1);
+}
+
+/* The characters of string atom 'atom', null-terminated: valid as long
+ * as 'atom' is (for an inline string, in 'atom' itself). */
+static inline const char *
+ovsdb_atom_string(const union ovsdb_atom *atom)
+{
+    return (ovsdb_atom_string_is_inline(atom)
+                ? (const char *) &atom->inline_[1]
+                : atom->str_->string);
+}
+
+static inline size_t
+ovsdb_atom_string_length(const union ovsdb_atom *atom)
+{
+    return (ovsdb_atom_string_is_inline(atom) ? atom->inline_[0] >> 1
+                                              : atom->str_->length);
+}
+
+/* Makes 'atom' a string atom holding a copy of the 'length' bytes at
+ * 's'; free it with ovsdb_atom_destroy(). */
+void ovsdb_atom_init_string(union ovsdb_atom *atom, const char *s,
+                            size_t length);
 
 /* Atoms.  An atom of a string type holds one reference to its string. */
 void ovsdb_atom_init_default(union ovsdb_atom *, enum ovsdb_atomic_type);

@@ -69,7 +69,7 @@ find_permissions(const struct ovsdb *db, const char *role,
         db, column->type.value.uuid.ref_table_name);
     const struct ovsdb_datum *d = ovsdb_row_get_datum(role_row, column);
     for (unsigned int i = 0; perm_table && i < d->n; i++) {
-        if (!strcmp(d->keys[i].s->string, table_name)) {
+        if (!strcmp(ovsdb_atom_string(&d->keys[i]), table_name)) {
             return ovsdb_table_find_row(perm_table,
                                         &ovsdb_datum_values(d)[i].uuid);
         }
@@ -87,7 +87,7 @@ is_authorized(const struct ovsdb_row *perms, const char *id,
         perms, "authorization", OVSDB_TYPE_STRING, OVSDB_TYPE_VOID,
         OVSDB_UNLIMITED);
     for (unsigned int i = 0; auth && i < auth->n; i++) {
-        const char *name = auth->keys[i].s->string;
+        const char *name = ovsdb_atom_string(&auth->keys[i]);
         if (!name[0]) {
             return true;        /* "" authorizes every row. */
         }

@@ -32,7 +32,7 @@ ovsdb_row_read_string(const struct ovsdb_row *row, const char *name,
     if (!d || !d->n) {
         return false;
     }
-    *valuep = d->keys[0].s->string;
+    *valuep = ovsdb_atom_string(&d->keys[0]);
     return true;
 }
 
@@ -69,8 +69,8 @@ ovsdb_row_read_map_string(const struct ovsdb_row *row, const char *name,
     const struct ovsdb_datum *d = ovsdb_row_read_datum(
         row, name, OVSDB_TYPE_STRING, OVSDB_TYPE_STRING, OVSDB_UNLIMITED);
     for (unsigned int i = 0; d && i < d->n; i++) {
-        if (!strcmp(d->keys[i].s->string, key)) {
-            return ovsdb_datum_values(d)[i].s->string;
+        if (!strcmp(ovsdb_atom_string(&d->keys[i]), key)) {
+            return ovsdb_atom_string(&ovsdb_datum_values(d)[i]);
         }
     }
     return NULL;
@@ -88,7 +88,7 @@ ovsdb_row_read_set_contains(const struct ovsdb_row *row, const char *name,
     }
     const struct ovsdb_datum *d = ovsdb_row_get_datum(row, column);
     for (unsigned int i = 0; i < d->n; i++) {
-        if (!strcmp(d->keys[i].s->string, value)) {
+        if (!strcmp(ovsdb_atom_string(&d->keys[i]), value)) {
             return true;
         }
     }

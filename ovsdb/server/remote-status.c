@@ -76,7 +76,7 @@ update_row(struct ovsdb_txn *txn, const struct ovsdb_row *row,
     }
     struct ovsdb_remote_status st = { .sec_since_connect = UINT_MAX,
                                       .sec_since_disconnect = UINT_MAX };
-    get_status(target->keys[0].s->string, &st, aux);
+    get_status(ovsdb_atom_string(&target->keys[0]), &st, aux);
 
     /* The keys the reference writes, in its order, those it knows. */
     json_t *pairs = json_array();

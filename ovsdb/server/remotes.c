@@ -286,7 +286,7 @@ ovsdb_remotes_add_spec(struct ovsdb_remotes *remotes, const char *spec,
         OVSDB_TABLE_FOR_EACH_ROW (row, table) {
             const struct ovsdb_datum *d = ovsdb_row_get_datum(row, column);
             for (unsigned int i = 0; i < d->n; i++) {
-                ovsdb_remotes_add(remotes, d->keys[i].s->string);
+                ovsdb_remotes_add(remotes, ovsdb_atom_string(&d->keys[i]));
             }
         }
     } else if (type->key.type == OVSDB_TYPE_UUID
@@ -359,8 +359,8 @@ ovsdb_remotes_query_string(const char *spec,
     OVSDB_TABLE_FOR_EACH_ROW (row, table) {
         const struct ovsdb_datum *d = ovsdb_row_get_datum(row, column);
         for (unsigned int i = 0; i < d->n; i++) {
-            if (d->keys[i].s->string[0]) {
-                *valuep = xstrdup(d->keys[i].s->string);
+            if (ovsdb_atom_string(&d->keys[i])[0]) {
+                *valuep = xstrdup(ovsdb_atom_string(&d->keys[i]));
                 return NULL;
             }
         }

@@ -713,14 +713,19 @@ send_pending(struct ovsdb_session *s, struct session_monitor *sm)
                            uuid_s);
             ds_put_format(&head, "\"%s\",", uuid_s);
         }
-        struct iovec iov[3] = {
-            { head.string, head.length },
-            { updates.string, updates.length },
-            { "]}", 2 },
-        };
-        /* Not held behind held replies: like any update, it is about
-         * transactions already written. */
-        send_iov(s, iov, 3);
+        /* Queued by reference, not copied into the output buffer: a
+         * merged update can be megabytes.  Not held behind held replies:
+         * like any update, it is about transactions already written. */
+        struct refbuf *body = refbuf_from_ds(&updates);
+        struct iovec head_iov = { head.string, head.length };
+        struct iovec tail_iov = { "]}", 2 };
+        if (!s->dropped) {
+            size_t before = jsonrpc_session_get_backlog(s->js);
+            jsonrpc_session_send_shared(s->js, &head_iov, 1, body, &tail_iov,
+                                        1);
+            note_queued(s, before);
+        }
+        refbuf_unref(body);
         ds_destroy(&head);
         s->has_updates = true;
     }

@@ -362,7 +362,7 @@ test_set_operations(void)
     CHECK_STREQ(str, "{b=2}");
     free(str);
     union ovsdb_atom k, v;
-    k.s = ovsdb_string_create("a", 1);
+    ovsdb_atom_init_string(&k, "a", 1);
     v.integer = 7;
     ovsdb_datum_put(&mm, &k, &v, &m);
     v.integer = 8;
@@ -373,7 +373,7 @@ test_set_operations(void)
     CHECK(ovsdb_datum_find_key(&mm, &k, OVSDB_TYPE_STRING) == 0);
     ovsdb_datum_remove(&mm, 0, &m);
     CHECK(ovsdb_datum_find_key(&mm, &k, OVSDB_TYPE_STRING) == UINT_MAX);
-    ovsdb_string_unref(k.s);
+    ovsdb_atom_destroy(&k, OVSDB_TYPE_STRING);
     ovsdb_datum_destroy(&mm, &m);
     ovsdb_datum_destroy(&mk, &m);
     ovsdb_datum_destroy(&ks, &keys);
@@ -484,10 +484,11 @@ test_inline_key(void)
     char *str = datum_string(&in, &ss);
     CHECK_STREQ(str, "[x]");
     free(str);
-    union ovsdb_atom key = { .s = ovsdb_string_create("y", 1) };
+    union ovsdb_atom key;
+    ovsdb_atom_init_string(&key, "y", 1);
     ovsdb_datum_put(&in, &key, NULL, &ss);        /* Grows to the heap. */
     CHECK(!in.keys_inline && in.n == 2);
-    ovsdb_string_unref(key.s);
+    ovsdb_atom_destroy(&key, OVSDB_TYPE_STRING);
     ovsdb_datum_destroy(&in, &ss);
     ovsdb_datum_clone_inline(&in, &one, &slot, &ss);
     ovsdb_datum_remove(&in, 0, &ss);              /* Empties the slot. */
@@ -557,6 +558,80 @@ test_map_layout(void)
     ovsdb_type_destroy(&m);
 }
 
+/* Strings of up to OVSDB_INLINE_STRING_MAX bytes live in the atom, longer
+ * ones on the heap: both kinds read, compare, hash, sort and serialize
+ * alike, and a set mixing them stays sorted. */
+static void
+test_inline_strings(void)
+{
+    static const char *const strs[] = {
+        "",
+        "a",
+        "0123456789abc",
+        "0123456789abcd",
+        "0123456789abcde",
+        "a string well over sixteen bytes long",
+        "emb\u0000edded",
+        "z",
+    };
+    struct ovsdb_type s = parse_type("{\"key\":\"string\",\"min\":0,"
+                                     "\"max\":\"unlimited\"}");
+    union ovsdb_atom atoms[ARRAY_SIZE(strs)];
+    for (size_t i = 0; i < ARRAY_SIZE(strs); i++) {
+        ovsdb_atom_init_string(&atoms[i], strs[i], strlen(strs[i]));
+        size_t len = strlen(strs[i]);
+        CHECK(ovsdb_atom_string_is_inline(&atoms[i])
+              == (OVSDB_INLINE_STRING_MAX && len <= OVSDB_INLINE_STRING_MAX));
+        CHECK_STREQ(ovsdb_atom_string(&atoms[i]), strs[i]);
+        CHECK(ovsdb_atom_string_length(&atoms[i]) == len);
+
+        /* A copy equals, hashes and sorts as the original; a string one
+         * byte longer sorts after it whichever kind each is. */
+        union ovsdb_atom copy;
+        ovsdb_atom_clone(&copy, &atoms[i], OVSDB_TYPE_STRING);
+        CHECK(ovsdb_atom_equals(&copy, &atoms[i], OVSDB_TYPE_STRING));
+        CHECK(ovsdb_atom_hash(&copy, OVSDB_TYPE_STRING, 7)
+              == ovsdb_atom_hash(&atoms[i], OVSDB_TYPE_STRING, 7));
+        char *longer = xasprintf("%sx", strs[i]);
+        union ovsdb_atom l;
+        ovsdb_atom_init_string(&l, longer, strlen(longer));
+        CHECK(ovsdb_atom_compare_3way(&atoms[i], &l, OVSDB_TYPE_STRING) < 0);
+        CHECK(ovsdb_atom_compare_3way(&l, &atoms[i], OVSDB_TYPE_STRING) > 0);
+        ovsdb_atom_destroy(&l, OVSDB_TYPE_STRING);
+        free(longer);
+        ovsdb_atom_destroy(&copy, OVSDB_TYPE_STRING);
+        ovsdb_atom_destroy(&atoms[i], OVSDB_TYPE_STRING);
+    }
+
+    /* Through JSON: 14 bytes fit, 15 do not, an escaped null is kept in
+     * the length, and the text comes back the same. */
+    const char *json = "[\"set\",[\"0123456789abcde\",\"\",\"x\\u0000y\","
+                       "\"0123456789abcd\",\"a string well over sixteen "
+                       "bytes long\"]]";
+    struct ovsdb_datum d = parse_datum(&s, json);
+    CHECK(d.n == 5);
+    CHECK(ovsdb_atom_string_length(&d.keys[0]) == 0);
+    CHECK(ovsdb_atom_string_length(&d.keys[3]) == 3);
+    for (unsigned int i = 1; i < d.n; i++) {
+        CHECK(ovsdb_atom_compare_3way(&d.keys[i - 1], &d.keys[i],
+                                      OVSDB_TYPE_STRING)
+              < 0);
+    }
+    struct ovsdb_datum c;
+    ovsdb_datum_clone(&c, &d, &s);
+    CHECK(ovsdb_datum_equals(&c, &d, &s));
+    json_t *back = ovsdb_datum_to_json(&c, &s);
+    struct ovsdb_datum e;
+    struct ovsdb_error *error = ovsdb_datum_from_json(&e, &s, back, NULL);
+    CHECK(!error);
+    CHECK(ovsdb_datum_equals(&e, &d, &s));
+    json_decref(back);
+    ovsdb_datum_destroy(&e, &s);
+    ovsdb_datum_destroy(&c, &s);
+    ovsdb_datum_destroy(&d, &s);
+    ovsdb_type_destroy(&s);
+}
+
 static const struct check_case cases[] = {
     CHECK_CASE(test_atoms),          CHECK_CASE(test_constraints),
     CHECK_CASE(test_sets_and_maps),  CHECK_CASE(test_serializer),
@@ -564,7 +639,7 @@ static const struct check_case cases[] = {
     CHECK_CASE(test_set_operations), CHECK_CASE(test_diffs),
     CHECK_CASE(test_random_diffs),   CHECK_CASE(test_check_size),
     CHECK_CASE(test_text_forms),     CHECK_CASE(test_inline_key),
-    CHECK_CASE(test_map_layout),
+    CHECK_CASE(test_map_layout),     CHECK_CASE(test_inline_strings),
 };
 
 int

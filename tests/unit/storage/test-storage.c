@@ -213,7 +213,7 @@ counter_value(const struct ovsdb *db)
     const struct ovsdb_row *row;
     HMAP_FOR_EACH (row, hmap_node, &t->rows) {
         const struct ovsdb_datum *d = &row->fields[name->index];
-        if (d->n == 1 && !strcmp(d->keys[0].s->string, "counter")) {
+        if (d->n == 1 && !strcmp(ovsdb_atom_string(&d->keys[0]), "counter")) {
             return row->fields[c->index].keys[0].integer;
         }
     }
