@@ -16,6 +16,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -1364,6 +1366,13 @@ static int
 pssl_accept(int fd, const struct sockaddr_storage *ss,
             socklen_t ss_len OVS_UNUSED, struct stream **streamp)
 {
+    /* As for tcp: a reply and the updates that follow it are separate
+     * small records, and with Nagle's algorithm the second waited for the
+     * client's delayed acknowledgement of the first (Update 1 over ssl:
+     * 2.3 times the reference's wall time). */
+    int on = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+
     char *peer = ss_format_ip_port(ss);
     int error = new_ssl_stream(xasprintf("ssl:%s", peer), fd, SERVER,
                                STATE_SSL_CONNECTING, streamp);

@@ -4,7 +4,8 @@
 # and calls over ssl:.  Checks: a good client works and is identified by its
 # certificate's CN; clients without a certificate, with a foreign one, or
 # speaking plain TCP are refused and the refusal is logged; the client
-# refuses a server it cannot verify; --ca-cert=none; --ssl-protocols; key
+# refuses a server it cannot verify; accepted connections have Nagle's
+# algorithm off; --ca-cert=none; --ssl-protocols; key
 # and certificate reload when the files change; --bootstrap-ca-cert with
 # --peer-ca-cert.
 . "$OVSDB_SRCDIR/tests/e2e/lib.sh"
@@ -48,6 +49,9 @@ main_port=$PORT
 expect_eq "$(call $main_port $GOOD whoami)" '["client"]' "peer id"
 expect_eq "$(call $main_port $GOOD echo '[1,"two",{"3":[4]}]')" \
     '[1,"two",{"3":[4]}]' "echo over TLS"
+# Nagle's algorithm off on accepted connections, as on tcp: with it, a
+# reply's second small record waited for the client's delayed ack.
+expect_eq "$(call $main_port $GOOD nodelay)" '[true]' "TCP_NODELAY on pssl"
 
 # A message bigger than one TLS record and than the tx buffer.
 big=$(head -c 100000 /dev/zero | tr '\0' 'x')

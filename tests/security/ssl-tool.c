@@ -4,8 +4,10 @@
  *         Listens on PASSIVE (e.g. "pssl:0:127.0.0.1"), prints the bound
  *         port on stdout, and answers every connection: "echo" returns its
  *         params, "list_dbs" returns ["ssl_tool"], "whoami" returns
- *         [PEER-ID] (the CN of the client's certificate, or null).
- *         Runs until killed.
+ *         [PEER-ID] (the CN of the client's certificate, or null),
+ *         "nodelay" returns [true] if Nagle's algorithm is off on every
+ *         connection it accepted (TCP_NODELAY), else [false].  Runs until
+ *         killed.
  *     ssl-tool [OPTIONS] call ACTIVE METHOD [PARAMS]
  *         Connects to ACTIVE, sends one request (PARAMS: a JSON array,
  *         default []), prints the result as JSON and exits 0, or prints
@@ -19,6 +21,9 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +76,40 @@ parse_options(int argc, char *argv[])
     }
 }
 
+static uint16_t served_port;
+
+/* True if every accepted TCP connection of this process (a socket whose
+ * local port is the listener's and that has a peer) has TCP_NODELAY. */
+static bool
+all_nodelay(void)
+{
+    int n_found = 0;
+    for (int fd = 0; fd < 1024; fd++) {
+        struct sockaddr_storage ss;
+        socklen_t len = sizeof ss;
+        if (getsockname(fd, (struct sockaddr *) &ss, &len)
+            || (ss.ss_family != AF_INET && ss.ss_family != AF_INET6)) {
+            continue;
+        }
+        uint16_t port = (ss.ss_family == AF_INET
+                             ? ((struct sockaddr_in *) &ss)->sin_port
+                             : ((struct sockaddr_in6 *) &ss)->sin6_port);
+        struct sockaddr_storage peer;
+        len = sizeof peer;
+        if (ntohs(port) != served_port
+            || getpeername(fd, (struct sockaddr *) &peer, &len)) {
+            continue;
+        }
+        int on = 0;
+        len = sizeof on;
+        if (getsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, &len) || !on) {
+            return false;
+        }
+        n_found++;
+    }
+    return n_found > 0;
+}
+
 static void
 serve_one(struct jsonrpc *rpc)
 {
@@ -86,6 +125,8 @@ serve_one(struct jsonrpc *rpc)
                 char *id = stream_ssl_get_peer_id(jsonrpc_get_stream(rpc));
                 result = json_pack("[o]", id ? json_string(id) : json_null());
                 free(id);
+            } else if (!strcmp(msg->method, "nodelay")) {
+                result = json_pack("[b]", all_nodelay());
             } else {
                 jsonrpc_send(rpc, jsonrpc_create_error(
                                       json_string("unknown method"), msg->id));
@@ -106,7 +147,8 @@ do_serve(const char *name)
     if (error) {
         ovs_fatal(error, "%s: listen failed", name);
     }
-    printf("%u\n", pstream_get_bound_port(listener));
+    served_port = pstream_get_bound_port(listener);
+    printf("%u\n", served_port);
     fflush(stdout);
 
     struct jsonrpc *conns[MAX_CONNS];
