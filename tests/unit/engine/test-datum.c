@@ -571,7 +571,7 @@ test_inline_strings(void)
         "0123456789abcd",
         "0123456789abcde",
         "a string well over sixteen bytes long",
-        "emb\u0000edded",
+        "tab\there",
         "z",
     };
     struct ovsdb_type s = parse_type("{\"key\":\"string\",\"min\":0,"
@@ -603,15 +603,18 @@ test_inline_strings(void)
         ovsdb_atom_destroy(&atoms[i], OVSDB_TYPE_STRING);
     }
 
-    /* Through JSON: 14 bytes fit, 15 do not, an escaped null is kept in
-     * the length, and the text comes back the same. */
-    const char *json = "[\"set\",[\"0123456789abcde\",\"\",\"x\\u0000y\","
+    /* Through JSON: 14 bytes fit, 15 do not, an escape is decoded, and
+     * the text comes back the same. */
+    const char *json = "[\"set\",[\"0123456789abcde\",\"\",\"x\\ty\","
                        "\"0123456789abcd\",\"a string well over sixteen "
                        "bytes long\"]]";
     struct ovsdb_datum d = parse_datum(&s, json);
     CHECK(d.n == 5);
     CHECK(ovsdb_atom_string_length(&d.keys[0]) == 0);
-    CHECK(ovsdb_atom_string_length(&d.keys[3]) == 3);
+    CHECK(ovsdb_atom_string_length(&d.keys[1]) == 14);
+    CHECK(ovsdb_atom_string_length(&d.keys[2]) == 15);
+    CHECK(!ovsdb_atom_string_is_inline(&d.keys[2]));
+    CHECK_STREQ(ovsdb_atom_string(&d.keys[4]), "x\ty");
     for (unsigned int i = 1; i < d.n; i++) {
         CHECK(ovsdb_atom_compare_3way(&d.keys[i - 1], &d.keys[i],
                                       OVSDB_TYPE_STRING)
