@@ -425,8 +425,8 @@ cc_put_uuid_key(struct cc_writer *w, const struct uuid *uuid)
     p[UUID_LEN + 2] = ':';
 }
 
-/* Writes the row update that 'row' causes, if it enters or leaves: as
- * put_row_update_text() does for a commit, entering rows inserted with the new shape's
+/* Writes the row update that 'row' causes, if it enters or leaves, as a
+ * commit's would be written: entering rows inserted with the new shape's
  * columns, leaving rows deleted in the old shape's terms. */
 static void
 cc_put_row(struct cc_writer *w, const struct cc_row *r)

@@ -155,11 +155,11 @@ void monitor_put_row_text(struct ds *, const struct monitor_table *,
                           unsigned int sel, bool skip_default);
 
 /* A <table-updates> text being built from changes in any order: one buffer
- * of "uuid":<row-update> members per table, joined at the end.  Merged
- * updates (a lagging client's pending set, a monitor_cond_since catch-up)
- * are built this way too: as trees, each a client of Queue with RFC
- * monitors took after a pause (512 rows of 256-pair maps, 5 MB of text)
- * raised the server's peak RSS by about 40 MB (RESULTS.md). */
+ * of "uuid":<row-update> members per table, joined at the end.  Commits,
+ * a lagging client's merged pending set and a monitor_cond_since catch-up
+ * are all written this way.  (Built as trees, the merged updates of Queue
+ * with RFC monitors, 512 rows of 256-pair maps and 5 MB of text each,
+ * raised the server's peak RSS by about 40 MB; RESULTS.md.) */
 struct text_updates {
     struct ds *tables; /* By table index. */
     size_t n_tables;

@@ -636,6 +636,53 @@ update_method(enum ovsdb_monitor_version version)
             : "update3");
 }
 
+/* Queues one update notification of 'sm' whose <table-updates> text is
+ * 'body' ('size' bytes; for update3, of transaction 'txn_id'): by
+ * reference if 'shared' (which holds 'body') is nonnull, else copied. */
+static void
+send_update(struct ovsdb_session *s, const struct session_monitor *sm,
+            const struct uuid *txn_id, const char *body, size_t size,
+            struct refbuf *shared)
+{
+    enum ovsdb_monitor_version version = ovsdb_monitor_get_version(sm->m);
+    char head[64];
+    char txn[UUID_LEN + 5];
+    struct iovec iov[6];
+    int n = 0;
+
+    snprintf(head, sizeof head, "{\"id\":null,\"method\":\"%s\",\"params\":[",
+             update_method(version));
+    iov[n].iov_base = head;
+    iov[n++].iov_len = strlen(head);
+    iov[n].iov_base = sm->id_s;
+    iov[n++].iov_len = strlen(sm->id_s);
+    if (version == OVSDB_MONITOR_V3) {
+        char uuid_s[UUID_LEN + 1];
+        uuid_to_string(txn_id, uuid_s);
+        snprintf(txn, sizeof txn, ",\"%s\"", uuid_s);
+        iov[n].iov_base = txn;
+        iov[n++].iov_len = strlen(txn);
+    }
+    iov[n].iov_base = ",";
+    iov[n++].iov_len = 1;
+    if (shared) {
+        /* By reference: one copy for every session behind on it. */
+        struct iovec tail = { "]}", 2 };
+        if (!s->dropped) {
+            size_t before = jsonrpc_session_get_backlog(s->js);
+            jsonrpc_session_send_shared(s->js, iov, n, shared, &tail, 1);
+            note_queued(s, before);
+        }
+    } else {
+        iov[n].iov_base = (char *) body;
+        iov[n++].iov_len = size;
+        iov[n].iov_base = "]}";
+        iov[n++].iov_len = 2;
+        send_iov(s, iov, n);
+    }
+    s->has_updates = true;
+}
+
 /* Sends the serialized update 'u' for 'sm' without parsing or serializing
  * it again: the body is shared by every client with the same shape.  Or,
  * if the client is behind (see "Flow control" above), keeps its changes
@@ -657,77 +704,23 @@ monitor_update_cb(void *sm_, const struct ovsdb_monitor_update *u)
         flow_stats.n_coalesced++;
         return;
     }
-
-    enum ovsdb_monitor_version version = ovsdb_monitor_get_version(sm->m);
-    char head[64];
-    char txn[UUID_LEN + 5];
-    struct iovec iov[6];
-    int n = 0;
-
-    snprintf(head, sizeof head, "{\"id\":null,\"method\":\"%s\",\"params\":[",
-             update_method(version));
-    iov[n].iov_base = head;
-    iov[n++].iov_len = strlen(head);
-    iov[n].iov_base = sm->id_s;
-    iov[n++].iov_len = strlen(sm->id_s);
-    if (version == OVSDB_MONITOR_V3) {
-        char uuid_s[UUID_LEN + 1];
-        uuid_to_string(u->txn_id, uuid_s);
-        snprintf(txn, sizeof txn, ",\"%s\"", uuid_s);
-        iov[n].iov_base = txn;
-        iov[n++].iov_len = strlen(txn);
-    }
-    iov[n].iov_base = ",";
-    iov[n++].iov_len = 1;
-    if (u->shared) {
-        /* By reference: one copy for every session behind on it. */
-        struct iovec tail = { "]}", 2 };
-        if (!s->dropped) {
-            size_t before = jsonrpc_session_get_backlog(s->js);
-            jsonrpc_session_send_shared(s->js, iov, n, u->shared, &tail, 1);
-            note_queued(s, before);
-        }
-    } else {
-        iov[n].iov_base = (char *) u->body;
-        iov[n++].iov_len = u->body_size;
-        iov[n].iov_base = "]}";
-        iov[n++].iov_len = 2;
-        send_iov(s, iov, n);
-    }
-    s->has_updates = true;
+    send_update(s, sm, u->txn_id, u->body, u->body_size, u->shared);
 }
 
-/* Queues 'sm''s pending changes as one merged update and forgets them. */
+/* Queues 'sm''s pending changes as one merged update and forgets them.
+ * Not held behind held replies: like any update, it is about transactions
+ * already written. */
 static void
 send_pending(struct ovsdb_session *s, struct session_monitor *sm)
 {
     struct ds updates = DS_EMPTY_INITIALIZER;
     if (ovsdb_monitor_pending_take(sm->pending, sm->m, &updates)) {
-        enum ovsdb_monitor_version version = ovsdb_monitor_get_version(sm->m);
-        struct ds head = DS_EMPTY_INITIALIZER;
-        ds_put_format(&head, "{\"id\":null,\"method\":\"%s\",\"params\":[%s,",
-                      update_method(version), sm->id_s);
-        if (version == OVSDB_MONITOR_V3) {
-            char uuid_s[UUID_LEN + 1];
-            uuid_to_string(ovsdb_monitor_pending_get_txn_id(sm->pending),
-                           uuid_s);
-            ds_put_format(&head, "\"%s\",", uuid_s);
-        }
-        /* Queued by reference, not copied into the output buffer: a
-         * merged update can be megabytes.  Not held behind held replies:
-         * like any update, it is about transactions already written. */
+        /* By reference, not copied into the output buffer: a merged
+         * update can be megabytes. */
         struct refbuf *body = refbuf_from_ds(&updates);
-        struct iovec head_iov = { head.string, head.length };
-        struct iovec tail_iov = { "]}", 2 };
-        if (!s->dropped) {
-            size_t before = jsonrpc_session_get_backlog(s->js);
-            jsonrpc_session_send_shared(s->js, &head_iov, 1, body, &tail_iov,
-                                        1);
-            note_queued(s, before);
-        }
+        send_update(s, sm, ovsdb_monitor_pending_get_txn_id(sm->pending),
+                    body->data, body->size, body);
         refbuf_unref(body);
-        ds_destroy(&head);
-        s->has_updates = true;
     }
     ds_destroy(&updates);
     ovsdb_monitor_pending_destroy(sm->pending);
