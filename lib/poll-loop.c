@@ -274,9 +274,35 @@ poll_fd_forget(int fd)
     }
 }
 
+/* The capture in progress, or NULL. */
+static struct poll_capture *capture;
+
+void
+poll_capture_begin(struct poll_capture *c)
+{
+    c->n_fds = 0;
+    c->fd = -1;
+    c->events = 0;
+    c->deadline = LLONG_MAX;
+    capture = c;
+}
+
+void
+poll_capture_end(void)
+{
+    capture = NULL;
+}
+
 void
 poll_fd_wait(int fd, short int events)
 {
+    if (capture) {
+        if (!capture->n_fds || capture->fd != fd) {
+            capture->n_fds++;
+            capture->fd = fd;
+        }
+        capture->events |= events;
+    }
     struct fd_state *st = fd >= 0 ? get_fd_state(fd) : NULL;
     if (st && st->wait_gen == poll_gen) {
         pollfds[st->index].events |= events;
@@ -308,6 +334,9 @@ poll_timer_wait(long long msec)
 void
 poll_timer_wait_until(long long when)
 {
+    if (capture && when < capture->deadline) {
+        capture->deadline = when;
+    }
     if (when < deadline) {
         deadline = when;
     }
@@ -316,6 +345,9 @@ poll_timer_wait_until(long long when)
 void
 poll_immediate_wake(void)
 {
+    if (capture) {
+        capture->deadline = LLONG_MIN;
+    }
     deadline = LLONG_MIN;
 }
 

@@ -55,6 +55,22 @@ bool poll_fd_may_be_ready(int fd, short int events);
  * closing 'fd', whose number a new fd may take. */
 void poll_fd_forget(int fd);
 
+/* Recording what one module registers, so that its owner can register
+ * the same again on later passes without asking it, while nothing it waits
+ * for has happened (see ovsdb/server/server.c's idle sessions).  Between
+ * poll_capture_begin() and poll_capture_end(), every registration is made
+ * as usual and also noted in the capture. */
+struct poll_capture {
+    int n_fds;          /* Distinct fds registered (counting an fd
+                             * registered twice in a row once). */
+    int fd;             /* The last of them, if 'n_fds' > 0. */
+    short int events;   /* Every event registered, for any fd. */
+    long long deadline; /* Earliest timer: LLONG_MAX if none, LLONG_MIN
+                             * after poll_immediate_wake(). */
+};
+void poll_capture_begin(struct poll_capture *);
+void poll_capture_end(void);
+
 /* Blocks until an event registered since the last call occurs, then clears
  * all registrations. */
 void poll_block(void);

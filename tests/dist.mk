@@ -311,6 +311,8 @@ EXTRA_DIST += \
 	tests/server/exactness.py \
 	tests/server/exactness.sh \
 	tests/server/history-size.sh \
+	tests/server/idle.py \
+	tests/server/idle.sh \
 	tests/server/includes.sh \
 	tests/server/lib.sh \
 	tests/server/locks.sh \

@@ -87,10 +87,26 @@ struct remote {
 };
 
 /* A client session and the remote it came from (NULL once that remote is
- * gone). */
+ * gone).
+ *
+ * Idle sessions.  With a thousand clients connected, a pass of the loop
+ * usually has work for a few of them; running and waiting on all the
+ * others, pointer chains into a thousand connections each time, was most
+ * of the main thread's time in a TLS connection storm.  So when a
+ * session's ovsdb_session_wait() registers only its one connection and a
+ * timer and ovsdb_session_is_idle() says it has nothing else to do, the
+ * server notes what it registered ('idle'), and until that connection may
+ * be ready, the timer expires, or something outside the session changes
+ * sessions (ovsdb_session_outside_changes()), it skips the session's run,
+ * wait and flush and registers the same itself.  The entry is in one
+ * array, so the test costs no pointer chase. */
 struct server_session {
     struct ovsdb_session *session;
     struct remote *remote;
+    bool idle;             /* Skippable as above, with: */
+    short int idle_events; /* ...what it waits for on 'idle_fd'... */
+    int idle_fd;
+    long long idle_until; /* ...and its timer (LLONG_MAX: none). */
 };
 
 struct ovsdb_server {
@@ -108,6 +124,8 @@ struct ovsdb_server {
 
     struct server_session *sessions;
     size_t n_sessions, allocated_sessions;
+    unsigned long long idle_changes; /* ovsdb_session_outside_changes()
+                                      * when the 'idle' flags were set. */
 
     struct handshake_pool *handshakes; /* TLS handshakes on other threads,
                                         * or NULL (--n-io-threads=0). */
@@ -127,7 +145,10 @@ struct ovsdb_server {
                                      * columns (remote-status.h) next. */
 };
 
-/* The database set's observer: every session hears of it. */
+/* The database set's observer: every session hears of it.  Each callback
+ * but the first makes the sessions non-idle ("Idle sessions" above); a
+ * group commit ending changes only sessions that hold replies, which are
+ * never idle. */
 static void
 batch_done_cb(void *srv_, struct ovsdb_served_db *sdb, uint64_t ticket,
               const struct ovsdb_error *error)
@@ -143,6 +164,7 @@ db_removed_cb(void *srv_, struct ovsdb_served_db *sdb)
 {
     struct ovsdb_server *srv = srv_;
     for (size_t i = 0; i < srv->n_sessions; i++) {
+        srv->sessions[i].idle = false;
         ovsdb_session_db_removed(srv->sessions[i].session, sdb);
     }
 }
@@ -152,6 +174,7 @@ dbs_changed_cb(void *srv_, const char *why, const char *name)
 {
     struct ovsdb_server *srv = srv_;
     for (size_t i = 0; i < srv->n_sessions; i++) {
+        srv->sessions[i].idle = false;
         ovsdb_session_dbs_changed(srv->sessions[i].session, why, name);
     }
 }
@@ -232,6 +255,7 @@ session_apply_options(const struct ovsdb_server *srv,
                       struct server_session *ss, const struct remote *r)
 {
     ss->remote = (struct remote *) r;
+    ss->idle = false;
     ovsdb_session_set_options(ss->session, r && r->read_only,
                               r ? r->role : NULL);
     int probe = srv->probe_interval >= 0 ? srv->probe_interval
@@ -495,6 +519,7 @@ void
 ovsdb_server_reconnect(struct ovsdb_server *srv)
 {
     for (size_t i = 0; i < srv->n_sessions; i++) {
+        srv->sessions[i].idle = false;
         ovsdb_session_reconnect(srv->sessions[i].session);
     }
 }
@@ -504,6 +529,7 @@ ovsdb_server_disable_monitor_cond(struct ovsdb_server *srv)
 {
     srv->monitor_cond_disabled = true;
     for (size_t i = 0; i < srv->n_sessions; i++) {
+        srv->sessions[i].idle = false;
         ovsdb_session_disable_monitor_cond(srv->sessions[i].session);
     }
     ovsdb_server_reconnect(srv);
@@ -706,6 +732,16 @@ release_memory_if_idle(struct ovsdb_server *srv)
     }
 }
 
+/* True if 'ss' may be skipped in this pass: see "Idle sessions" above. */
+static bool
+session_stays_idle(const struct ovsdb_server *srv,
+                   const struct server_session *ss, long long now)
+{
+    return (ss->idle && now < ss->idle_until
+            && srv->idle_changes == ovsdb_session_outside_changes()
+            && !poll_fd_may_be_ready(ss->idle_fd, ss->idle_events));
+}
+
 void
 ovsdb_server_run(struct ovsdb_server *srv)
 {
@@ -748,7 +784,13 @@ ovsdb_server_run(struct ovsdb_server *srv)
 
     long long handshake_usec = 0;
     for (size_t i = 0; i < srv->n_sessions;) {
-        struct ovsdb_session *s = srv->sessions[i].session;
+        struct server_session *ss = &srv->sessions[i];
+        if (session_stays_idle(srv, ss, now)) {
+            i++;
+            continue;
+        }
+        ss->idle = false;
+        struct ovsdb_session *s = ss->session;
         if (ovsdb_session_is_handshaking(s)) {
             if (handshake_usec >= HANDSHAKE_BUDGET_USEC) {
                 poll_immediate_wake();
@@ -795,13 +837,18 @@ ovsdb_server_run(struct ovsdb_server *srv)
      * got the reply to its transaction and then reads its own monitor on
      * another connection finds the update already there (the order of
      * sessions in the array is otherwise arbitrary). */
+    bool all = srv->idle_changes != ovsdb_session_outside_changes();
     for (size_t i = 0; i < srv->n_sessions; i++) {
-        if (ovsdb_session_has_updates(srv->sessions[i].session)) {
-            ovsdb_session_flush(srv->sessions[i].session);
+        struct server_session *ss = &srv->sessions[i];
+        if ((all || !ss->idle) && ovsdb_session_has_updates(ss->session)) {
+            ovsdb_session_flush(ss->session);
         }
     }
     for (size_t i = 0; i < srv->n_sessions; i++) {
-        ovsdb_session_flush(srv->sessions[i].session);
+        struct server_session *ss = &srv->sessions[i];
+        if (all || !ss->idle) {
+            ovsdb_session_flush(ss->session);
+        }
     }
 }
 
@@ -816,9 +863,26 @@ ovsdb_server_wait(struct ovsdb_server *srv)
             poll_timer_wait_until(r->retry_at);
         }
     }
+    bool all = srv->idle_changes != ovsdb_session_outside_changes();
+    srv->idle_changes = ovsdb_session_outside_changes();
     for (size_t i = 0; i < srv->n_sessions; i++) {
-        ovsdb_session_wait(srv->sessions[i].session);
+        struct server_session *ss = &srv->sessions[i];
+        if (ss->idle && !all) {
+            poll_fd_wait(ss->idle_fd, ss->idle_events);
+            poll_timer_wait_until(ss->idle_until);
+            continue;
+        }
+        struct poll_capture cap;
+        poll_capture_begin(&cap);
+        ovsdb_session_wait(ss->session);
+        poll_capture_end();
+        ss->idle = (cap.n_fds == 1 && cap.deadline != LLONG_MIN
+                    && ovsdb_session_is_idle(ss->session));
+        ss->idle_fd = cap.fd;
+        ss->idle_events = cap.events;
+        ss->idle_until = cap.deadline;
     }
+    ovsdb_session_pass_ended();
     if (srv->handshakes) {
         handshake_pool_wait(srv->handshakes);
     }

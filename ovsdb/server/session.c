@@ -107,6 +107,10 @@ struct session_monitor {
 };
 
 
+/* Changes made to sessions from outside their own ovsdb_session_run(): see
+ * ovsdb_session_outside_changes(). */
+static unsigned long long outside_changes;
+
 static void session_reset(struct ovsdb_session *);
 static void release_barrier(struct ovsdb_session *);
 static void held_msg_destroy(struct held_msg *);
@@ -692,6 +696,7 @@ monitor_update_cb(void *sm_, const struct ovsdb_monitor_update *u)
 {
     struct session_monitor *sm = sm_;
     struct ovsdb_session *s = sm->session;
+    outside_changes++;
     size_t merge_at = MIN(MERGE_BACKLOG, backlog_pause);
     if (s->n_pending || jsonrpc_session_get_backlog(s->js) >= merge_at) {
         /* Once one monitor of the session is pending, all are, so that
@@ -1002,6 +1007,7 @@ session_lock_held_cb(const char *name, void *s_)
 static void
 notify_lock(struct ovsdb_session *s, const char *method, const char *name)
 {
+    outside_changes++; /* ('s' is rarely the session being run.) */
     send_notify(s, method, json_pack("[s]", name));
 }
 
@@ -1430,6 +1436,33 @@ ovsdb_session_wait(struct ovsdb_session *s)
             poll_timer_wait_until(t->created + t->timeout);
         }
     }
+}
+
+bool
+ovsdb_session_is_idle(const struct ovsdb_session *s)
+{
+    /* Everything that ovsdb_session_run() may act on without the
+     * connection or a timer telling it: a transaction waiting for its
+     * commit or its relay, a reply held for a group commit, a barrier,
+     * pending monitor changes, output. */
+    return (!s->dropped && !s->closing && !s->deferred && !s->deferred_msg
+            && !s->barrier && !s->paused && !s->n_pending && !s->has_updates
+            && !s->n_waiting && !s->n_held
+            && jsonrpc_session_is_connected(s->js)
+            && !jsonrpc_session_get_backlog(s->js)
+            && !jsonrpc_session_is_handshaking(s->js));
+}
+
+unsigned long long
+ovsdb_session_outside_changes(void)
+{
+    return outside_changes;
+}
+
+void
+ovsdb_session_pass_ended(void)
+{
+    pass_waited = true;
 }
 
 /* A client that did not ask to be told of database changes learns of

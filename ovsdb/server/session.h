@@ -48,6 +48,27 @@ bool ovsdb_session_is_alive(const struct ovsdb_session *);
 bool ovsdb_session_is_handshaking(const struct ovsdb_session *);
 const char *ovsdb_session_get_name(const struct ovsdb_session *);
 
+/* Skipping idle sessions (see ovsdb/server/server.c).
+ *
+ * ovsdb_session_is_idle() is true if the session has nothing to do until
+ * its connection has input or a timer it registered in its last
+ * ovsdb_session_wait() expires: then ovsdb_session_run() would do nothing,
+ * and ovsdb_session_wait() would register the same again, unless something
+ * outside the session changed it meanwhile.
+ *
+ * ovsdb_session_outside_changes() counts the changes that one session's
+ * work makes to others, which their owner does not see: monitor updates
+ * from a commit, a lock handed over.  The owner's own calls on a session
+ * (options, database changes, reconnecting) are its to note; a group
+ * commit ending changes only sessions that are not idle.
+ *
+ * The owner that skips sessions calls ovsdb_session_pass_ended() once per
+ * pass of its loop, after waiting, since it no longer calls
+ * ovsdb_session_wait() on every session. */
+bool ovsdb_session_is_idle(const struct ovsdb_session *);
+unsigned long long ovsdb_session_outside_changes(void);
+void ovsdb_session_pass_ended(void);
+
 /* Group commit: every transaction on 'sdb' up to 'ticket' (see
  * ovsdb_served_db_get_last_ticket()) was committed (if 'error' is NULL) or
  * failed and was undone (then 'error', borrowed, says why).  Sends the
