@@ -1014,6 +1014,11 @@ jsonrpc_recv_wait(struct jsonrpc *rpc)
         poll_immediate_wake();
     } else {
         stream_recv_wait(rpc->stream);
+        if (rpc->input && !rpc->len) {
+            /* Time to free the empty buffer (jsonrpc_recv()): an owner
+             * that runs only what its wait asked for must be woken. */
+            poll_timer_wait_until(rpc->last_input_msec + IDLE_INPUT_MSEC);
+        }
     }
 }
 

@@ -2,16 +2,20 @@
 server's loop (ovsdb/server/server.c, "Idle sessions"), and still hear of
 everything meant for them.
 
-usage: idle.py UNIX-REMOTE [N]
+usage: idle.py UNIX-REMOTE CTL [N]
 N clients (default 100) monitor Host and wait for lock "L" (the first
 gets it), then sit idle.  Another client inserts a row: every idle client
 gets the update.  The owner of "L" unlocks: the next waiter, idle until
 then, is told "locked".  An idle client that finally sends "echo" gets its
 reply, and one that closes its connection frees its lock for the next.
+An idle connection gives back its input buffer (4 kB) after a second
+without input although the loop skips it: its wait asks for that time.
 """
+import re
 import sys
+import time
 
-from rpc import Client
+from rpc import Client, unixctl
 
 
 def check(cond, msg):
@@ -20,7 +24,14 @@ def check(cond, msg):
         sys.exit(1)
 
 
-def main(remote, n):
+def allocated(ctl):
+    """The server's allocated bytes (memory/show)."""
+    out = unixctl(ctl, "memory/show")
+    return int(re.search(r"allocated:(\d+)", out).group(1))
+
+
+def main(remote, ctl, n):
+    base = allocated(ctl)
     clients = []
     for i in range(n):
         c = Client(remote)
@@ -32,6 +43,14 @@ def main(remote, n):
     # Let the server's loop see them all idle for a few passes.
     for c in clients:
         check(c.no_notify(0.01) == [], "nothing for an idle client")
+    # Their input buffers go after a second without input (bounded wait).
+    for _ in range(100):
+        per_client = (allocated(ctl) - base) / n
+        if per_client < 4096:
+            break
+        time.sleep(0.1)
+    print("allocated per idle client: %d bytes" % per_client)
+    check(per_client < 4096, "idle clients keep their input buffers")
 
     writer = Client(remote)
     r = writer.transact("Example", [{"op": "insert", "table": "Host",
@@ -63,4 +82,4 @@ def main(remote, n):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 100)
+    main(sys.argv[1], sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 100)
