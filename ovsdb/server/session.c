@@ -71,8 +71,7 @@ VLOG_DEFINE_THIS_MODULE(session);
  * of expensive requests (a thousand condition changes, say) delays an
  * echo by about this much, not by the whole burst, and what was answered
  * goes out at the end of each pass.  A pass begins with the first
- * ovsdb_session_run() after the ovsdb_session_wait() calls of the previous
- * one. */
+ * ovsdb_session_run() after the owner's ovsdb_session_pass_ended(). */
 #define PASS_BUDGET_MSEC 20
 static long long pass_start = LLONG_MIN;   /* time_msec(); MIN: new pass. */
 static bool pass_waited = true;
@@ -1399,7 +1398,6 @@ ovsdb_session_has_updates(const struct ovsdb_session *s)
 void
 ovsdb_session_wait(struct ovsdb_session *s)
 {
-    pass_waited = true;
     if (s->deferred
         || (s->barrier && !ovsdb_served_db_has_pending(s->barrier))) {
         poll_immediate_wake();

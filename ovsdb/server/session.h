@@ -62,9 +62,9 @@ const char *ovsdb_session_get_name(const struct ovsdb_session *);
  * (options, database changes, reconnecting) are its to note; a group
  * commit ending changes only sessions that are not idle.
  *
- * The owner that skips sessions calls ovsdb_session_pass_ended() once per
- * pass of its loop, after waiting, since it no longer calls
- * ovsdb_session_wait() on every session. */
+ * The owner calls ovsdb_session_pass_ended() once per pass of its loop,
+ * after waiting: the pass's time budget for requests starts again at the
+ * next ovsdb_session_run(). */
 bool ovsdb_session_is_idle(const struct ovsdb_session *);
 unsigned long long ovsdb_session_outside_changes(void);
 void ovsdb_session_pass_ended(void);
