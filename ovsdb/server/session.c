@@ -73,7 +73,17 @@ VLOG_DEFINE_THIS_MODULE(session);
  * goes out at the end of each pass.  A pass begins with the first
  * ovsdb_session_run() after the owner's ovsdb_session_pass_ended(). */
 #define PASS_BUDGET_MSEC 20
+
+/* The same for output: once the requests served in one pass have queued
+ * this many bytes (replies, and the updates a condition change or a new
+ * monitor sends), the costly requests left wait for the next pass.  All of
+ * a pass's output is alive until the flush that ends it: 1,000 clients
+ * changing their conditions at once queued 10 MB in one pass, and the
+ * allocators kept the pages (DESIGN.md, "Memory with monitoring
+ * clients"). */
+#define PASS_BUDGET_BYTES (256 * 1024)
 static long long pass_start = LLONG_MIN;   /* time_msec(); MIN: new pass. */
+static size_t pass_queued; /* Bytes queued by this pass's requests. */
 static bool pass_waited = true;
 static const struct ovsdb_session *pass_resume;  /* Start here, or NULL. */
 static bool pass_skipping;      /* Before 'pass_resume' in this pass. */
@@ -1315,13 +1325,14 @@ ovsdb_session_run(struct ovsdb_session *s)
     if (pass_waited) {
         pass_waited = false;
         pass_start = time_msec();
+        pass_queued = 0;
         pass_skipping = pass_resume != NULL;
     }
     if (pass_skipping && s == pass_resume) {
         pass_skipping = false;
     }
-    bool over = (pass_skipping
-                 || time_msec() - pass_start >= PASS_BUDGET_MSEC);
+    bool over = (pass_skipping || time_msec() - pass_start >= PASS_BUDGET_MSEC
+                 || pass_queued >= PASS_BUDGET_BYTES);
     s->deferred = false;
     if (!over && s == pass_resume) {
         pass_resume = NULL;
@@ -1366,8 +1377,11 @@ ovsdb_session_run(struct ovsdb_session *s)
             break;
         }
         release_barrier(s);
+        size_t before = jsonrpc_session_get_backlog(s->js);
         handle_msg(s, msg);
         jsonrpc_msg_destroy(msg);
+        size_t after = jsonrpc_session_get_backlog(s->js);
+        pass_queued += after > before ? after - before : 0;
     }
     if (!jsonrpc_session_get_backlog(s->js)) {
         s->allowance = 0;
