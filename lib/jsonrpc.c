@@ -5,9 +5,6 @@
  * until the depth returns to zero: that byte ends a message, which jansson
  * then parses in place with jsonx_loadb().  Scanning state survives between
  * reads, so a message split across any number of reads is scanned once.
- * A connection with nothing buffered reads into its thread's shared
- * buffer, and a request that arrived whole is parsed from there; only what
- * a call leaves unconsumed is copied to a buffer of the connection's own.
  *
  * Output: messages are serialized straight into one buffer ('output'),
  * envelope by hand and values by json_dump_callback(), and written with one
@@ -66,16 +63,6 @@ VLOG_DEFINE_THIS_MODULE(jsonrpc);
 
 /* An empty input buffer is freed once nothing has arrived for this long. */
 #define IDLE_INPUT_MSEC 1000
-
-/* The shared input buffer of the connections a thread serves (see the top
- * of the file).  A buffer per connection is alive from a client's request
- * until it has been idle for IDLE_INPUT_MSEC: 1,000 clients sending a
- * request each at once held 4 MB, most of a server's peak above its
- * database (DESIGN.md, "Memory with monitoring clients").  Per thread,
- * because tools read their connections from several threads; a server's
- * connections are all read by its main thread. */
-#define SCRATCH_BYTES (16 * 1024)
-static __thread char scratch[SCRATCH_BYTES];
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
@@ -886,7 +873,7 @@ parse_message(struct jsonrpc *rpc, size_t end, struct jsonrpc_msg **msgp)
     rpc->start = rpc->scan = end;
     if (rpc->start == rpc->len) {
         rpc->start = rpc->scan = rpc->len = 0;
-        if (rpc->allocated > KEEP_BUFFER_BYTES && rpc->input != scratch) {
+        if (rpc->allocated > KEEP_BUFFER_BYTES) {
             /* A big request was parsed: give the memory back. */
             free(rpc->input);
             rpc->input = NULL;
@@ -924,41 +911,8 @@ parse_message(struct jsonrpc *rpc, size_t end, struct jsonrpc_msg **msgp)
     return 0;
 }
 
-/* Input bytes in 'scratch' that jsonrpc_recv() leaves unconsumed move to a
- * buffer of the connection's own, with room to read more after them. */
-static void
-keep_unconsumed(struct jsonrpc *rpc)
-{
-    size_t n = rpc->len - rpc->start;
-    if (n && !rpc->status) {
-        rpc->allocated = n + MIN_READ_ROOM;
-        rpc->input = xmalloc(rpc->allocated);
-        memcpy(rpc->input, scratch + rpc->start, n);
-        rpc->scan -= rpc->start;
-        rpc->len = n;
-    } else {
-        /* Nothing, or nothing that matters after an error ('depth' is 0
-         * when everything was consumed). */
-        rpc->input = NULL;
-        rpc->allocated = rpc->scan = rpc->len = 0;
-    }
-    rpc->start = 0;
-}
-
-static int jsonrpc_recv__(struct jsonrpc *, struct jsonrpc_msg **);
-
 int
 jsonrpc_recv(struct jsonrpc *rpc, struct jsonrpc_msg **msgp)
-{
-    int error = jsonrpc_recv__(rpc, msgp);
-    if (rpc->input == scratch) {
-        keep_unconsumed(rpc);
-    }
-    return error;
-}
-
-static int
-jsonrpc_recv__(struct jsonrpc *rpc, struct jsonrpc_msg **msgp)
 {
     *msgp = NULL;
     if (jsonrpc_get_backlog(rpc)) {
@@ -987,20 +941,18 @@ jsonrpc_recv__(struct jsonrpc *rpc, struct jsonrpc_msg **msgp)
         }
 
         ssize_t n;
-        if (rpc->input == scratch) {
-            /* A message goes on past this read: 'scratch' is the next
-             * connection's. */
-            keep_unconsumed(rpc);
-        }
         if (!rpc->input) {
-            /* Nothing buffered: read into the shared buffer.  Finding
-             * nothing costs no allocation either (allocating 4 kB to find
-             * nothing and freeing it again was a tenth of a server's main
-             * thread with 1,000 idle TLS clients). */
-            n = stream_recv(rpc->stream, scratch, SCRATCH_BYTES);
+            /* An idle connection has no buffer (below).  A server tries
+             * every connection on every pass of its loop, so it reads a
+             * little on the stack first: allocating 4 kB to find nothing
+             * and freeing it again was a tenth of the main thread's time
+             * with 1,000 idle TLS clients. */
+            char first[512];
+            n = stream_recv(rpc->stream, first, sizeof first);
             if (n > 0) {
-                rpc->input = scratch;
-                rpc->allocated = SCRATCH_BYTES;
+                rpc->allocated = MIN_READ_ROOM;
+                rpc->input = xmalloc(rpc->allocated);
+                memcpy(rpc->input, first, n);
             }
         } else {
             /* Need more input: make room, then read. */

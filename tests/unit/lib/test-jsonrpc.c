@@ -864,10 +864,9 @@ test_random_chunks(void)
     stream_close(c);
 }
 
-/* Several connections, read in random order, share the thread's input
- * buffer: messages bigger than it, several in one read and a message
- * split across reads (left over in the shared buffer while another
- * connection reads) come out whole, in order, on the right connection. */
+/* Several connections read in random order: messages bigger than 16 kB,
+ * several in one read and messages split across reads come out whole, in
+ * order, on the right connection. */
 static void
 test_interleaved_connections(void)
 {
@@ -894,7 +893,6 @@ test_interleaved_connections(void)
             json_t *params = json_array();
             json_array_append_new(params, random_json(&seed, 4));
             if (i % 4 == 1) {
-                /* Bigger than the shared buffer (16 kB). */
                 size_t n = 10000 + rand_r(&seed) % 40000;
                 char *big = xmalloc(n + 1);
                 memset(big, 'a' + k, n);
@@ -948,47 +946,6 @@ test_interleaved_connections(void)
         ds_destroy(&wire[k]);
         jsonrpc_close(rpc[k]);
         stream_close(c[k]);
-    }
-}
-
-/* A request that arrives whole is parsed from the shared input buffer: a
- * connection that has been answered keeps no input buffer of its own.
- * (1,000 clients sending a request each at once held 4 MB of them.) */
-static void
-test_no_buffer_per_request(void)
-{
-    enum {
-        N = 100
-    };
-    struct stream *c[N], *s[N];
-    struct jsonrpc *rpc[N];
-    for (int i = 0; i < N; i++) {
-        make_pair(&c[i], &s[i]);
-        rpc[i] = jsonrpc_open(s[i]);
-    }
-    static const char request[] =
-        "{\"id\":1,\"method\":\"echo\",\"params\":[\"x\"]}";
-    for (int i = 0; i < N; i++) {
-        send_all(c[i], request, strlen(request));
-    }
-
-    struct allocator_stats before, after;
-    allocator_get_stats(&before);
-    struct jsonrpc_msg *msgs[N];
-    for (int i = 0; i < N; i++) {
-        CHECK_INTEQ(recv_wait(rpc[i], &msgs[i]), 0);
-    }
-    allocator_get_stats(&after);
-    /* The messages themselves are a few hundred bytes each. */
-    size_t grown = after.allocated - MIN(after.allocated, before.allocated);
-    if (grown / N >= 1024) {
-        fprintf(stderr, "%zu bytes kept per answered connection\n", grown / N);
-    }
-    CHECK(grown / N < 1024);
-    for (int i = 0; i < N; i++) {
-        jsonrpc_msg_destroy(msgs[i]);
-        jsonrpc_close(rpc[i]);
-        stream_close(c[i]);
     }
 }
 
@@ -1117,7 +1074,6 @@ static const struct check_case cases[] = {
     CHECK_CASE(test_framing),
     CHECK_CASE(test_random_chunks),
     CHECK_CASE(test_interleaved_connections),
-    CHECK_CASE(test_no_buffer_per_request),
     CHECK_CASE(test_limits_and_errors),
     CHECK_CASE(test_serialization),
     CHECK_CASE(test_backlog),
