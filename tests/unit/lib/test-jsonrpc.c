@@ -196,6 +196,107 @@ check_rejected(const char *text, size_t max_size, int max_depth,
     free(detail);
 }
 
+/* Checks that the next message on 'rpc' is 'text'. */
+static void
+check_next(struct jsonrpc *rpc, const char *text)
+{
+    struct jsonrpc_msg *msg;
+    CHECK_INTEQ(recv_wait(rpc, &msg), 0);
+    json_t *want = json_loads(text, 0, NULL);
+    json_t *got = msg ? jsonrpc_msg_to_json(msg) : NULL;
+    if (!got || !json_equal(want, got)) {
+        fprintf(stderr, "expected %s\n", text);
+        check_failures++;
+    }
+    json_decref(want);
+    json_decref(got);
+}
+
+/* Makes a request whose text is exactly 'size' bytes long. */
+static char *
+request_of_size(size_t size)
+{
+    const char *head = "{\"id\":9,\"method\":\"echo\",\"params\":[\"";
+    const char *tail = "\"]}";
+    size_t fill = size - strlen(head) - strlen(tail);
+    char *text = xmalloc(size + 1);
+    strcpy(text, head);
+    memset(text + strlen(head), 'a', fill);
+    strcpy(text + strlen(head) + fill, tail);
+    return text;
+}
+
+/* A connection with nothing buffered reads into a small buffer on the
+ * stack and parses a request that is exactly what it read from there;
+ * every other first read (two requests, a request and part of the next,
+ * white space after it, one longer than the stack buffer, bad bytes) goes
+ * to a buffer of the connection's own and comes out the same. */
+static void
+test_idle_reads(void)
+{
+    const char *m0 = good_messages[0], *m1 = good_messages[1];
+    char *sizes[] = { request_of_size(511), request_of_size(512),
+                      request_of_size(513), request_of_size(3000) };
+
+    struct stream *c, *s;
+    make_pair(&c, &s);
+    struct jsonrpc *rpc = jsonrpc_open(s);
+
+    /* One request per read, several times, then requests of sizes around
+     * the stack buffer's. */
+    for (int i = 0; i < 3; i++) {
+        send_all(c, m1, strlen(m1));
+        check_next(rpc, m1);
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+        send_all(c, sizes[i], strlen(sizes[i]));
+        check_next(rpc, sizes[i]);
+    }
+    jsonrpc_close(rpc);
+    stream_close(c);
+
+    /* Two requests in the first read, then white space after one. */
+    make_pair(&c, &s);
+    rpc = jsonrpc_open(s);
+    char *two = xasprintf("%s%s", m0, m1);
+    send_all(c, two, strlen(two));
+    check_next(rpc, m0);
+    check_next(rpc, m1);
+    free(two);
+    char *spaced = xasprintf("%s \n", m1);
+    send_all(c, spaced, strlen(spaced));
+    check_next(rpc, m1);
+    send_all(c, m0, strlen(m0));
+    check_next(rpc, m0);
+    free(spaced);
+    jsonrpc_close(rpc);
+    stream_close(c);
+
+    /* A request and the first half of the next, then the rest. */
+    make_pair(&c, &s);
+    rpc = jsonrpc_open(s);
+    size_t half = strlen(m1) / 2;
+    char *one_and_half = xasprintf("%s%.*s", m0, (int) half, m1);
+    send_all(c, one_and_half, strlen(one_and_half));
+    check_next(rpc, m0);
+    struct jsonrpc_msg *msg;
+    CHECK_INTEQ(recv_wait_short(rpc, &msg), EAGAIN);
+    send_all(c, m1 + half, strlen(m1) - half);
+    check_next(rpc, m1);
+    free(one_and_half);
+    jsonrpc_close(rpc);
+    stream_close(c);
+
+    /* Bad bytes in the first read, and a request that is not JSON-RPC. */
+    check_rejected("x{}", SIZE_MAX, 100, EPROTO, "syntax error");
+    check_rejected("{\"id\":1}", SIZE_MAX, 100, EPROTO,
+                   "received bad JSON-RPC message");
+
+    for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+        free(sizes[i]);
+    }
+}
+
 static void
 test_limits_and_errors(void)
 {
@@ -1075,6 +1176,7 @@ static const struct check_case cases[] = {
     CHECK_CASE(test_random_chunks),
     CHECK_CASE(test_interleaved_connections),
     CHECK_CASE(test_limits_and_errors),
+    CHECK_CASE(test_idle_reads),
     CHECK_CASE(test_serialization),
     CHECK_CASE(test_backlog),
     CHECK_CASE(test_shared),
