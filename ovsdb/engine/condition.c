@@ -298,7 +298,7 @@ clause_match(const struct ovsdb_row *row, const struct ovsdb_clause *c)
     if (!c->column) {
         return c->function == OVSDB_F_TRUE;
     }
-    const struct ovsdb_datum *field = &row->fields[c->index];
+    const struct ovsdb_datum *field = ovsdb_row_datum(row, c->index);
     const struct ovsdb_datum *arg = &c->arg;
     const struct ovsdb_type *type = &c->column->type;
 

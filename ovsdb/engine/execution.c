@@ -178,7 +178,7 @@ execute_insert(struct execution *x, struct ovsdb_parser *p, json_t *result)
                                                     NULL);
     const struct ovsdb_table_schema *ts = table->schema;
     for (size_t i = OVSDB_N_STD_COLUMNS; i < ts->n_columns && !error; i++) {
-        error = ovsdb_datum_check_constraints(&row->fields[i],
+        error = ovsdb_datum_check_constraints(ovsdb_row_datum(row, i),
                                               &ts->columns[i]->type);
     }
     if (!error) {
@@ -191,8 +191,9 @@ execute_insert(struct execution *x, struct ovsdb_parser *p, json_t *result)
 
     ovsdb_row_set_uuid(row, &uuid);
     ovsdb_txn_row_insert(x->txn, row);
-    json_object_set_new(result, "uuid", ovsdb_datum_to_json(
-                            &row->fields[OVSDB_COL_UUID],
+    json_object_set_new(
+        result, "uuid",
+        ovsdb_datum_to_json(ovsdb_row_datum(row, OVSDB_COL_UUID),
                             &ts->columns[OVSDB_COL_UUID]->type));
     return NULL;
 }
@@ -420,13 +421,14 @@ execute_update(struct execution *x, struct ovsdb_parser *p, json_t *result)
             bool last = i == list.n - 1;
             for (size_t j = 0; j < columns.n_columns; j++) {
                 const struct ovsdb_column *column = columns.columns[j];
-                struct ovsdb_datum *src = &row->fields[column->index];
+                struct ovsdb_datum *src = ovsdb_row_datum_rw(row,
+                                                             column->index);
                 if (last) {
-                    ovsdb_datum_move(&new->fields[column->index], src,
-                                     &column->type);
+                    ovsdb_datum_move(ovsdb_row_datum_rw(new, column->index),
+                                     src, &column->type);
                 } else {
-                    ovsdb_datum_replace(&new->fields[column->index], src,
-                                        &column->type);
+                    ovsdb_datum_replace(ovsdb_row_datum_rw(new, column->index),
+                                        src, &column->type);
                 }
             }
         }

@@ -293,7 +293,7 @@ static struct ovsdb_error *
 execute_mutation(struct ovsdb_row *row, const struct ovsdb_mutation *m)
 {
     const struct ovsdb_type *ct = &m->column->type;
-    struct ovsdb_datum *d = &row->fields[m->column->index];
+    struct ovsdb_datum *d = ovsdb_row_datum_rw(row, m->column->index);
     struct ovsdb_error *error = NULL;
 
     switch (m->mutator) {

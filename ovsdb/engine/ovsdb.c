@@ -190,7 +190,7 @@ ovsdb_refresh_refs(struct ovsdb *db)
         HMAP_FOR_EACH (row, hmap_node, &db->tables[i]->rows) {
             for (size_t c = OVSDB_N_STD_COLUMNS; c < ts->n_columns; c++) {
                 const struct ovsdb_type *type = &ts->columns[c]->type;
-                const struct ovsdb_datum *d = &row->fields[c];
+                const struct ovsdb_datum *d = ovsdb_row_datum(row, c);
                 count_refs(db, &type->key, d->keys, d->n, row);
                 count_refs(db, &type->value, ovsdb_datum_values(d), d->n, row);
             }

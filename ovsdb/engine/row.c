@@ -6,30 +6,64 @@
 #include <string.h>
 #include "lib/allocator.h"
 #include "lib/hash.h"
+#include "lib/util.h"
 #include "ovsdb/engine/error.h"
 #include "ovsdb/engine/table.h"
 
-/* A row is one block: the header, 'n_columns' datums, 'n_indexes' index
- * nodes, then one atom per column with an inline slot (a column that holds
- * at most one key and no value), where the datum keeps its key while it
- * has exactly one: no separate allocation for most columns. */
+/* A row is one block: 'n_indexes' index nodes, the header (where the row
+ * pointer points, so that a row is found from an index node whatever it
+ * stores), the stored datums, then one atom per column with an inline slot
+ * (a column that holds exactly one key and no value), where the datum keeps
+ * its key: no separate allocation for most columns.  Inline columns are
+ * never empty, so a sparse row stores them all too. */
 static size_t
-row_size(const struct ovsdb_table_schema *ts)
+row_block_size(const struct ovsdb_table_schema *ts, size_t n_stored)
 {
-    return (sizeof(struct ovsdb_row)
-            + ts->n_columns * sizeof(struct ovsdb_datum)
-            + ts->n_indexes * sizeof(struct hmap_node)
+    return (ts->n_indexes * sizeof(struct hmap_node) + sizeof(struct ovsdb_row)
+            + n_stored * sizeof(struct ovsdb_datum)
             + ts->n_inline * sizeof(union ovsdb_atom));
+}
+
+static size_t
+row_n_stored(const struct ovsdb_row *row)
+{
+    return (row->present == OVSDB_ROW_FULL
+                ? row->table->schema->n_columns
+                : (size_t) __builtin_popcountll(row->present));
+}
+
+static struct ovsdb_row *
+row_alloc(const struct ovsdb_table *table, size_t n_stored)
+{
+    const struct ovsdb_table_schema *ts = table->schema;
+    size_t nodes = ts->n_indexes * sizeof(struct hmap_node);
+    char *block = xmalloc(row_block_size(ts, n_stored));
+    struct ovsdb_row *row = (struct ovsdb_row *) (void *) (block + nodes);
+    row->table = (struct ovsdb_table *) table;
+    row->n_refs = 0;
+    row->n_holders = 0;
+    row->present = OVSDB_ROW_FULL;
+    return row;
+}
+
+/* Frees 'row''s block, not what its datums point to. */
+static void
+row_free(struct ovsdb_row *row)
+{
+    const struct ovsdb_table_schema *ts = row->table->schema;
+    free((char *) row - ts->n_indexes * sizeof(struct hmap_node));
+}
+
+static union ovsdb_atom *
+row_slots(const struct ovsdb_row *row)
+{
+    return (union ovsdb_atom *) (void *) &row->fields[row_n_stored(row)];
 }
 
 static union ovsdb_atom *
 inline_slot(const struct ovsdb_row *row, const struct ovsdb_column *column)
 {
-    const struct ovsdb_table_schema *ts = row->table->schema;
-    union ovsdb_atom *slots = (union ovsdb_atom *) (void *)
-        ((char *) &row->fields[ts->n_columns]
-         + ts->n_indexes * sizeof(struct hmap_node));
-    return &slots[column->inline_slot];
+    return &row_slots(row)[column->inline_slot];
 }
 
 /* Initializes 'row''s datum for 'column' to the column's default. */
@@ -53,10 +87,7 @@ struct ovsdb_row *
 ovsdb_row_create(const struct ovsdb_table *table)
 {
     const struct ovsdb_table_schema *ts = table->schema;
-    struct ovsdb_row *row = xmalloc(row_size(ts));
-    row->table = (struct ovsdb_table *) table;
-    row->n_refs = 0;
-    row->n_holders = 0;
+    struct ovsdb_row *row = row_alloc(table, ts->n_columns);
     for (size_t i = 0; i < ts->n_columns; i++) {
         init_default(row, ts->columns[i]);
     }
@@ -74,13 +105,11 @@ ovsdb_row_clone_except(const struct ovsdb_row *old,
                        const struct ovsdb_column_set *skip)
 {
     const struct ovsdb_table_schema *ts = old->table->schema;
-    struct ovsdb_row *row = xmalloc(row_size(ts));
-    row->table = old->table;
+    struct ovsdb_row *row = row_alloc(old->table, ts->n_columns);
     row->n_refs = old->n_refs;
-    row->n_holders = 0;
     for (size_t i = 0; i < ts->n_columns; i++) {
         const struct ovsdb_column *column = ts->columns[i];
-        const struct ovsdb_datum *src = &old->fields[i];
+        const struct ovsdb_datum *src = ovsdb_row_datum(old, i);
         if (skip && ovsdb_column_set_contains(skip, i)) {
             init_default(row, column);
         } else if (column->inline_slot >= 0 && src->n == 1) {
@@ -94,6 +123,52 @@ ovsdb_row_clone_except(const struct ovsdb_row *old,
     return row;
 }
 
+struct ovsdb_row *
+ovsdb_row_compact(struct ovsdb_row *row, struct hmap *rows)
+{
+    const struct ovsdb_table_schema *ts = row->table->schema;
+    if (row->present != OVSDB_ROW_FULL || ts->n_columns > 64) {
+        return row;
+    }
+    uint64_t present = 0;
+    size_t n_stored = 0;
+    for (size_t i = 0; i < ts->n_columns; i++) {
+        if (row->fields[i].n) {
+            present |= UINT64_C(1) << i;
+            n_stored++;
+        }
+    }
+    if (n_stored == ts->n_columns) {
+        return row;
+    }
+
+    /* The datums move: their arrays and strings stay where they are, and
+     * an inline datum's key moves with the slots. */
+    struct ovsdb_row *new = row_alloc(row->table, n_stored);
+    new->n_refs = row->n_refs;
+    new->present = present;
+    union ovsdb_atom *slots = row_slots(new);
+    memcpy(slots, row_slots(row), ts->n_inline * sizeof *slots);
+    for (size_t i = 0, j = 0; i < ts->n_columns; i++) {
+        const struct ovsdb_column *column = ts->columns[i];
+        struct ovsdb_datum *d = &row->fields[i];
+        if (!d->n) {
+            ovsdb_datum_destroy(d, &column->type);
+            continue;
+        }
+        new->fields[j] = *d;
+        if (d->keys_inline) {
+            new->fields[j].keys = &slots[column->inline_slot];
+        }
+        j++;
+    }
+    if (rows) {
+        hmap_replace(rows, &row->hmap_node, &new->hmap_node);
+    }
+    row_free(row);
+    return new;
+}
+
 void
 ovsdb_row_destroy(struct ovsdb_row *row)
 {
@@ -101,11 +176,34 @@ ovsdb_row_destroy(struct ovsdb_row *row)
         row->n_holders--;
     } else if (row) {
         const struct ovsdb_table_schema *ts = row->table->schema;
-        for (size_t i = 0; i < ts->n_columns; i++) {
-            ovsdb_datum_destroy(&row->fields[i], &ts->columns[i]->type);
+        for (size_t i = 0, j = 0; i < ts->n_columns; i++) {
+            if (row->present == OVSDB_ROW_FULL
+                || row->present & (UINT64_C(1) << i)) {
+                ovsdb_datum_destroy(&row->fields[j++], &ts->columns[i]->type);
+            }
         }
-        free(row);
+        row_free(row);
     }
+}
+
+const struct ovsdb_datum *
+ovsdb_row_sparse_datum(const struct ovsdb_row *row, size_t i)
+{
+    static const struct ovsdb_datum empty = OVSDB_DATUM_EMPTY_INITIALIZER;
+    uint64_t bit = UINT64_C(1) << i;
+    return (row->present & bit
+                ? &row->fields[__builtin_popcountll(row->present & (bit - 1))]
+                : &empty);
+}
+
+struct ovsdb_datum *
+ovsdb_row_datum_rw(struct ovsdb_row *row, size_t i)
+{
+    if (row->present != OVSDB_ROW_FULL) {
+        ovs_fatal(0, "column %zu of a committed row of table %s written", i,
+                  row->table->schema->name);
+    }
+    return &row->fields[i];
 }
 
 struct ovsdb_row *
@@ -132,7 +230,7 @@ struct hmap_node *
 ovsdb_row_get_index_node(const struct ovsdb_row *row, size_t i)
 {
     const struct ovsdb_table_schema *ts = row->table->schema;
-    return (struct hmap_node *) (void *) &row->fields[ts->n_columns] + i;
+    return (struct hmap_node *) (void *) row - ts->n_indexes + i;
 }
 
 struct ovsdb_row *
@@ -140,9 +238,7 @@ ovsdb_row_from_index_node(const struct ovsdb_table *table, size_t i,
                           const struct hmap_node *node)
 {
     const struct ovsdb_table_schema *ts = table->schema;
-    return (struct ovsdb_row *) (void *)
-        ((char *) (node - i) - ts->n_columns * sizeof(struct ovsdb_datum)
-         - offsetof(struct ovsdb_row, fields));
+    return (struct ovsdb_row *) (void *) (node + (ts->n_indexes - i));
 }
 
 uint32_t
@@ -152,8 +248,8 @@ ovsdb_row_hash_columns(const struct ovsdb_row *row,
 {
     for (size_t i = 0; i < columns->n_columns; i++) {
         const struct ovsdb_column *column = columns->columns[i];
-        basis = ovsdb_datum_hash(&row->fields[column->index], &column->type,
-                                 basis);
+        basis = ovsdb_datum_hash(ovsdb_row_get_datum(row, column),
+                                 &column->type, basis);
     }
     return basis;
 }
@@ -164,8 +260,9 @@ ovsdb_row_equal_columns(const struct ovsdb_row *a, const struct ovsdb_row *b,
 {
     for (size_t i = 0; i < columns->n_columns; i++) {
         const struct ovsdb_column *column = columns->columns[i];
-        if (!ovsdb_datum_equals(&a->fields[column->index],
-                                &b->fields[column->index], &column->type)) {
+        if (!ovsdb_datum_equals(ovsdb_row_get_datum(a, column),
+                                ovsdb_row_get_datum(b, column),
+                                &column->type)) {
             return false;
         }
     }
@@ -269,7 +366,8 @@ parse_member(struct ovsdb_row *row, const json_t *json, const char *name,
     if (error) {
         return error;
     }
-    ovsdb_datum_move(&row->fields[column->index], &datum, &column->type);
+    ovsdb_datum_move(ovsdb_row_datum_rw(row, column->index), &datum,
+                     &column->type);
     if (columns && !ovsdb_column_set_contains(columns, column->index)) {
         ovsdb_column_set_add(columns, column);
     }
@@ -285,7 +383,8 @@ ovsdb_row_to_json(const struct ovsdb_row *row,
         const struct ovsdb_column *column = columns->columns[i];
         json_object_set_new_nocheck(
             json, column->name,
-            ovsdb_datum_to_json(&row->fields[column->index], &column->type));
+            ovsdb_datum_to_json(ovsdb_row_get_datum(row, column),
+                                &column->type));
     }
     return json;
 }
@@ -293,9 +392,9 @@ ovsdb_row_to_json(const struct ovsdb_row *row,
 size_t
 ovsdb_row_memory(const struct ovsdb_row *row)
 {
-    const struct ovsdb_table_schema *ts = row->table->schema;
-    size_t size = row_size(ts);
-    for (size_t i = 0; i < ts->n_columns; i++) {
+    size_t n_stored = row_n_stored(row);
+    size_t size = row_block_size(row->table->schema, n_stored);
+    for (size_t i = 0; i < n_stored; i++) {
         const struct ovsdb_datum *d = &row->fields[i];
         if (!d->keys_inline) {
             size += d->n * (d->is_map ? 2 : 1) * sizeof *d->keys;
@@ -308,7 +407,8 @@ size_t
 ovsdb_row_n_atoms(const struct ovsdb_row *row)
 {
     size_t n = 0;
-    for (size_t j = 0; j < row->table->schema->n_columns; j++) {
+    size_t n_stored = row_n_stored(row);
+    for (size_t j = 0; j < n_stored; j++) {
         const struct ovsdb_datum *d = &row->fields[j];
         n += d->n * (ovsdb_datum_values(d) ? 2 : 1);
     }

@@ -1,9 +1,18 @@
 /* ovsdb/engine/row.h: rows of a table.
  *
- * A row is one allocation: the header below followed by one datum per
- * column of its table (in column index order: fields[OVSDB_COL_UUID] is
- * _uuid, fields[OVSDB_COL_VERSION] is _version) and one hmap node per
- * index of the table.
+ * A row is one allocation: one hmap node per index of the table, then the
+ * header below (where a row pointer points), then the datums of its
+ * columns in column index order (fields[OVSDB_COL_UUID] is _uuid,
+ * fields[OVSDB_COL_VERSION] is _version), then an atom per column with an
+ * inline slot (see row.c).
+ *
+ * A row is full or sparse.  A full row stores a datum for every column: a
+ * row being built or changed by a transaction is full, and only a full row's
+ * columns may be written.  A committed row whose table has at most 64
+ * columns is made sparse (ovsdb_row_compact()): its empty columns take no
+ * space, and 'present' says which columns it stores.  Wide tables with most
+ * columns empty at rest (Open vSwitch's Interface: 37 columns, 19 empty) are
+ * why.  Read a column with ovsdb_row_datum(), which works on both.
  *
  * Rows in a table are immutable outside a transaction: a transaction modifies
  * a private clone and swaps it in at commit (see ovsdb/engine/txn.h). */
@@ -12,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <jansson.h>
 #include "lib/hmap.h"
 #include "lib/uuid.h"
@@ -22,7 +32,10 @@ struct ovsdb_error;
 struct ovsdb_symbol_table;
 struct ovsdb_table;
 
-/* 32 bytes on 64-bit hosts: a transaction finds its txn_row for a row by
+/* 'present' of a full row. */
+#define OVSDB_ROW_FULL UINT64_MAX
+
+/* 40 bytes on 64-bit hosts: a transaction finds its txn_row for a row by
  * the row's UUID (see ovsdb/engine/txn.c), so the row does not point to it. */
 struct ovsdb_row {
     struct hmap_node hmap_node;     /* In table's 'rows', by uuid_hash(). */
@@ -30,7 +43,10 @@ struct ovsdb_row {
     unsigned int n_refs;            /* Strong refs to this row from rows in
                                      * the committed database. */
     unsigned int n_holders;         /* See ovsdb_row_hold(). */
-    struct ovsdb_datum fields[];    /* One per column, then index nodes. */
+    uint64_t present;               /* OVSDB_ROW_FULL, or for a sparse row
+                                     * bit i set if column i is stored. */
+    struct ovsdb_datum fields[];    /* The stored columns, in index order:
+                                     * read through ovsdb_row_datum(). */
 };
 
 /* Creates a row of 'table' with every column at its default value and a
@@ -43,6 +59,12 @@ struct ovsdb_row *ovsdb_row_clone(const struct ovsdb_row *row);
  * set to their default values, for a caller about to overwrite them. */
 struct ovsdb_row *ovsdb_row_clone_except(const struct ovsdb_row *row,
                                          const struct ovsdb_column_set *skip);
+/* Returns 'row' itself, or a sparse copy of it without its empty columns,
+ * then 'row' is freed and, if 'rows' is nonnull, the copy takes its place
+ * in 'rows' (the table's).  For a row about to become committed: nobody
+ * holds it and it is in no index.  Rows of tables of more than 64 columns
+ * stay full. */
+struct ovsdb_row *ovsdb_row_compact(struct ovsdb_row *row, struct hmap *rows);
 /* Frees 'row', or, if others hold it, lets go of one hold. */
 void ovsdb_row_destroy(struct ovsdb_row *row);
 
@@ -70,13 +92,29 @@ ovsdb_row_get_version(const struct ovsdb_row *row)
 void ovsdb_row_set_uuid(struct ovsdb_row *row, const struct uuid *uuid);
 void ovsdb_row_set_version(struct ovsdb_row *row, const struct uuid *uuid);
 
-/* Returns the row's datum for 'column'; borrowed (valid as long as the
- * row). */
+const struct ovsdb_datum *ovsdb_row_sparse_datum(const struct ovsdb_row *,
+                                                 size_t column_index);
+
+/* Returns the row's datum for the column with index 'i'; borrowed (valid as
+ * long as the row).  A column a sparse row does not store reads as an empty
+ * datum. */
+static inline const struct ovsdb_datum *
+ovsdb_row_datum(const struct ovsdb_row *row, size_t i)
+{
+    return (row->present == OVSDB_ROW_FULL ? &row->fields[i]
+                                           : ovsdb_row_sparse_datum(row, i));
+}
+
+/* Returns the datum of a full row for the column with index 'i', to
+ * change. */
+struct ovsdb_datum *ovsdb_row_datum_rw(struct ovsdb_row *row, size_t i);
+
+/* Returns the row's datum for 'column' (see ovsdb_row_datum()). */
 static inline const struct ovsdb_datum *
 ovsdb_row_get_datum(const struct ovsdb_row *row,
                     const struct ovsdb_column *column)
 {
-    return &row->fields[column->index];
+    return ovsdb_row_datum(row, column->index);
 }
 
 /* Returns the hmap node of 'row' for index number 'i' of its table. */

@@ -63,8 +63,8 @@ ovsdb_table_index_hash(const struct ovsdb_table *table, size_t i,
     uint32_t hash = 0;
     for (size_t j = 0; j < is->n_columns; j++) {
         const struct ovsdb_column *column = is->columns[j];
-        hash = ovsdb_datum_hash(&row->fields[column->index], &column->type,
-                                hash);
+        hash = ovsdb_datum_hash(ovsdb_row_get_datum(row, column),
+                                &column->type, hash);
     }
     return hash;
 }
@@ -76,8 +76,9 @@ ovsdb_table_index_equal(const struct ovsdb_table *table, size_t i,
     const struct ovsdb_index_schema *is = &table->schema->indexes[i];
     for (size_t j = 0; j < is->n_columns; j++) {
         const struct ovsdb_column *column = is->columns[j];
-        if (!ovsdb_datum_equals(&a->fields[column->index],
-                                &b->fields[column->index], &column->type)) {
+        if (!ovsdb_datum_equals(ovsdb_row_get_datum(a, column),
+                                ovsdb_row_get_datum(b, column),
+                                &column->type)) {
             return false;
         }
     }
@@ -106,7 +107,7 @@ ovsdb_table_index_remove(struct ovsdb_table *table,
 void
 ovsdb_table_put_row(struct ovsdb_table *table, struct ovsdb_row *row)
 {
-    row->table = table;
+    row = ovsdb_row_compact(row, NULL);
     hmap_insert(&table->rows, &row->hmap_node,
                 uuid_hash(ovsdb_row_get_uuid(row)));
     ovsdb_table_index_insert(table, row);

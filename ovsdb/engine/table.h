@@ -47,8 +47,9 @@ ovsdb_table_n_rows(const struct ovsdb_table *table)
 #define OVSDB_TABLE_FOR_EACH_ROW(ROW, TABLE)                                 \
     HMAP_FOR_EACH (ROW, hmap_node, &(TABLE)->rows)
 
-/* Adds 'row' (which has its _uuid set and is not in any table) to 'table'
- * directly, bypassing transactions.  Takes ownership of 'row'.  For
+/* Adds 'row' (a row of 'table' with its _uuid set, in no table yet) to
+ * 'table' directly, bypassing transactions.  Takes ownership of 'row', which
+ * may be replaced by a sparse copy (the caller looks it up again).  For
  * building databases in tests and tools that do not need undo (e.g. schema
  * conversion).  Constraints are not checked; strong reference counts are
  * recomputed before the next transaction on the database. */

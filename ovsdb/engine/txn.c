@@ -291,7 +291,8 @@ determine_changes(struct ovsdb_txn_row *tr)
 
     bool any = false;
     for (size_t i = OVSDB_N_STD_COLUMNS; i < ts->n_columns; i++) {
-        if (!ovsdb_datum_equals(&tr->old->fields[i], &tr->new->fields[i],
+        if (!ovsdb_datum_equals(ovsdb_row_datum(tr->old, i),
+                                ovsdb_row_datum(tr->new, i),
                                 &ts->columns[i]->type)) {
             bitmap_set1(tr->changed, i);
             any = true;
@@ -363,7 +364,7 @@ adjust_row_refs(struct ovsdb_txn *txn, const struct ovsdb_txn_row *src,
     const struct ovsdb_table_schema *ts = tr_schema(src);
     for (size_t i = OVSDB_N_STD_COLUMNS; i < ts->n_columns; i++) {
         const struct ovsdb_column *column = ts->columns[i];
-        const struct ovsdb_datum *d = &row->fields[i];
+        const struct ovsdb_datum *d = ovsdb_row_datum(row, i);
         struct ovsdb_error *error;
         error = adjust_atom_refs(txn, src, column, &column->type.key,
                                  d->keys, d->n, delta);
@@ -503,14 +504,16 @@ fix_weak_refs(struct ovsdb_txn *txn, struct ovsdb_txn_row *tr)
             continue;
         }
         bool had_zero = false;
-        unsigned int n = remove_dangling_weak_refs(txn, &tr->new->fields[i],
+        unsigned int n = remove_dangling_weak_refs(txn,
+                                                   ovsdb_row_datum_rw(tr->new,
+                                                                      i),
                                                    &column->type, &had_zero,
                                                    false);
         if (!n) {
             continue;
         }
         bitmap_set1(tr->changed, i);
-        if (tr->new->fields[i].n < column->type.n_min) {
+        if (ovsdb_row_datum(tr->new, i)->n < column->type.n_min) {
             if (!tr->old && had_zero) {
                 return ovsdb_error(OVSDB_E_CONSTRAINT, "Weak reference "
                                    "column \"%s\" in \"%s\" row "UUID_FMT" "
@@ -595,7 +598,7 @@ assess_weak_refs(struct ovsdb_txn *txn)
             for (size_t c = OVSDB_N_STD_COLUMNS; c < ts->n_columns; c++) {
                 if (column_has_weak_refs(ts->columns[c])
                     && remove_dangling_weak_refs(
-                        txn, (struct ovsdb_datum *) &row->fields[c],
+                        txn, (struct ovsdb_datum *) ovsdb_row_datum(row, c),
                         &ts->columns[c]->type, NULL, true)) {
                     if (n_victims >= allocated) {
                         victims = x2nrealloc(victims, &allocated,
@@ -643,7 +646,7 @@ describe_index_row(struct ds *s, const struct ovsdb_table *table, size_t idx,
             if (j) {
                 ds_put_cstr(s, ", ");
             }
-            ovsdb_datum_to_string(&tr->old->fields[column->index],
+            ovsdb_datum_to_string(ovsdb_row_get_datum(tr->old, column),
                                   &column->type, s);
         }
         ds_put_char(s, '.');
@@ -666,8 +669,9 @@ compare_rows_by_columns(const struct ovsdb_table *table,
         const struct ovsdb_column *c = columns[i];
         if (c->type.key.type != OVSDB_TYPE_UUID
             && c->type.value.type != OVSDB_TYPE_UUID) {
-            cmp = ovsdb_datum_compare_3way(&a->fields[c->index],
-                                           &b->fields[c->index], &c->type);
+            cmp = ovsdb_datum_compare_3way(ovsdb_row_get_datum(a, c),
+                                           ovsdb_row_get_datum(b, c),
+                                           &c->type);
         }
     }
     free(columns);
@@ -694,7 +698,8 @@ index_conflict(const struct ovsdb_table *table, size_t idx,
         if (j) {
             ds_put_cstr(&s, ", ");
         }
-        ovsdb_datum_to_string(&a->fields[column->index], &column->type, &s);
+        ovsdb_datum_to_string(ovsdb_row_get_datum(a, column), &column->type,
+                              &s);
     }
     ds_put_format(&s, ") for index on column%s ",
                   is->n_columns > 1 ? "s" : "");
@@ -884,8 +889,8 @@ txn_destroy(struct ovsdb_txn *txn)
     free(txn);
 }
 
-/* Puts the transaction's rows into the indexes and its reference counts
- * into the rows. */
+/* Makes the transaction's new rows sparse, puts them into the indexes and
+ * its reference counts into the rows. */
 static void
 apply_to_indexes(struct ovsdb_txn *txn)
 {
@@ -897,6 +902,9 @@ apply_to_indexes(struct ovsdb_txn *txn)
                 ovsdb_table_index_remove(table, tr->old);
             }
             if (tr->new) {
+                /* Nothing else points to a new version yet: the monitors
+                 * see it after this, the table's 'rows' is re-linked. */
+                tr->new = ovsdb_row_compact(tr->new, &table->rows);
                 ovsdb_table_index_insert(table, tr->new);
             }
         }

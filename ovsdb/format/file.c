@@ -301,7 +301,7 @@ convert_row(const struct ovsdb_row *src, struct ovsdb_row *dst)
             continue;
         }
         const struct ovsdb_datum *sd = ovsdb_row_get_datum(src, sc);
-        struct ovsdb_datum *dd = &dst->fields[dc->index];
+        struct ovsdb_datum *dd = ovsdb_row_datum_rw(dst, dc->index);
         struct ovsdb_datum tmp;
         if (ovsdb_datum_is_default(sd, &sc->type)) {
             /* A default value stays the default of the new type (the

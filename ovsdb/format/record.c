@@ -60,7 +60,7 @@ put_row(struct ds *out, const struct ovsdb_table_schema *ts,
     for (size_t i = OVSDB_N_STD_COLUMNS; i < ts->n_columns; i++) {
         const struct ovsdb_column *column = ts->columns[i];
         const struct ovsdb_type *type = &column->type;
-        const struct ovsdb_datum *d = &new->fields[i];
+        const struct ovsdb_datum *d = ovsdb_row_datum(new, i);
         if (!column->is_persistent) {
             continue;
         }
@@ -75,7 +75,7 @@ put_row(struct ds *out, const struct ovsdb_table_schema *ts,
             first = false;
             /* As the reference reads it back: a diff applies to a value
              * that is not the default, and replaces a default one. */
-            const struct ovsdb_datum *od = &old->fields[i];
+            const struct ovsdb_datum *od = ovsdb_row_datum(old, i);
             if (column_diff && ovsdb_type_is_composite(type)
                 && !ovsdb_datum_is_default(od, type)) {
                 struct ovsdb_datum diff;
@@ -239,7 +239,7 @@ replay_row(struct ovsdb_txn *txn, struct ovsdb_table *table,
             continue;
         } else if (!inserting && is_diff
                    && ovsdb_type_is_composite(&column->type)
-                   && !ovsdb_datum_is_default(&new->fields[column->index],
+                   && !ovsdb_datum_is_default(ovsdb_row_get_datum(new, column),
                                               &column->type)) {
             /* The reference applies a diff only to a value that is not the
              * default (which it replaces), so files read the same. */
@@ -247,12 +247,13 @@ replay_row(struct ovsdb_txn *txn, struct ovsdb_table *table,
             error = ovsdb_datum_diff_from_json(&diff, &column->type, value);
             if (!error) {
                 error = ovsdb_datum_apply_diff(&result,
-                                               &new->fields[column->index],
+                                               ovsdb_row_get_datum(new,
+                                                                   column),
                                                &diff, &column->type);
                 ovsdb_datum_destroy(&diff, &column->type);
                 if (!error) {
-                    ovsdb_datum_move(&new->fields[column->index], &result,
-                                     &column->type);
+                    ovsdb_datum_move(ovsdb_row_datum_rw(new, column->index),
+                                     &result, &column->type);
                 }
             }
         } else {
@@ -260,8 +261,8 @@ replay_row(struct ovsdb_txn *txn, struct ovsdb_table *table,
             error = ovsdb_datum_from_json(&datum, &column->type, value,
                                           NULL);
             if (!error) {
-                ovsdb_datum_move(&new->fields[column->index], &datum,
-                                 &column->type);
+                ovsdb_datum_move(ovsdb_row_datum_rw(new, column->index),
+                                 &datum, &column->type);
             }
         }
         if (error) {

@@ -155,7 +155,7 @@ maybe_free_value(struct monitor_index *ix, struct index_value *v)
 static const struct ovsdb_datum *
 row_value(const struct monitor_index *ix, const struct ovsdb_row *row)
 {
-    return &row->fields[ix->column->index];
+    return ovsdb_row_get_datum(row, ix->column);
 }
 
 /* The values 'row' is indexed under: its column's value, or for an index

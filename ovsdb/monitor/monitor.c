@@ -610,9 +610,10 @@ static bool
 column_changed(const struct ovsdb_column *c, const struct ovsdb_row *old,
                const struct ovsdb_row *new, const unsigned long *changed)
 {
-    return changed ? bitmap_is_set(changed, c->index)
-                   : !ovsdb_datum_equals(&old->fields[c->index],
-                                         &new->fields[c->index], &c->type);
+    return changed
+               ? bitmap_is_set(changed, c->index)
+               : !ovsdb_datum_equals(ovsdb_row_get_datum(old, c),
+                                     ovsdb_row_get_datum(new, c), &c->type);
 }
 
 /* Updates are built as text, without a jansson tree (which costs hundreds
@@ -645,7 +646,7 @@ monitor_put_row_text(struct ds *out, const struct monitor_table *mt,
         if (!(mt->column_select[i] & sel)) {
             continue;
         }
-        const struct ovsdb_datum *d = &row->fields[c->index];
+        const struct ovsdb_datum *d = ovsdb_row_get_datum(row, c);
         if (skip_default && ovsdb_datum_is_default(d, &c->type)) {
             continue;
         }
@@ -687,8 +688,8 @@ put_modify_text(struct ds *out, const struct monitor_table *mt,
         }
         first = false;
         monitor_put_member_name(out, c->name);
-        const struct ovsdb_datum *od = &old->fields[c->index];
-        const struct ovsdb_datum *nd = &new->fields[c->index];
+        const struct ovsdb_datum *od = ovsdb_row_get_datum(old, c);
+        const struct ovsdb_datum *nd = ovsdb_row_get_datum(new, c);
         if (version == OVSDB_MONITOR_V1) {
             ovsdb_datum_put_json(out, od, &c->type);
         } else if (!ovsdb_type_is_composite(&c->type)) {

@@ -42,7 +42,8 @@ write_column(struct ovsdb_txn *txn, const struct ovsdb_row *row,
                 if (!*rwp) {
                     *rwp = ovsdb_txn_row_modify(txn, row);
                 }
-                ovsdb_datum_move(&(*rwp)->fields[c->index], &datum, &c->type);
+                ovsdb_datum_move(ovsdb_row_datum_rw(*rwp, c->index), &datum,
+                                 &c->type);
                 ovsdb_datum_destroy(&datum, &c->type);
             }
             ovsdb_error_destroy(error); /* Not the reference's type. */

@@ -5,8 +5,10 @@
 #include "ovsdb/engine/txn.h"
 
 #include <stdlib.h>
-#include "lib/bitmap.h"
+#include <string.h>
 #include "lib/allocator.h"
+#include "lib/bitmap.h"
+#include "lib/ds.h"
 #include "lib/json-util.h"
 #include "ovsdb/engine/error.h"
 #include "ovsdb/engine/execution.h"
@@ -528,8 +530,9 @@ test_put_row_refs(void)
     union ovsdb_atom ref = { .uuid = ub };
     const struct ovsdb_column *bcol = ovsdb_table_schema_find_column(
         ta->schema, "b");
-    ovsdb_datum_destroy(&ra->fields[bcol->index], &bcol->type);
-    ovsdb_datum_init_atom(&ra->fields[bcol->index], &ref, OVSDB_TYPE_UUID);
+    struct ovsdb_datum *bd = ovsdb_row_datum_rw(ra, bcol->index);
+    ovsdb_datum_destroy(bd, &bcol->type);
+    ovsdb_datum_init_atom(bd, &ref, OVSDB_TYPE_UUID);
     ovsdb_table_put_row(ta, ra);        /* Referrer first: order is free. */
     ovsdb_table_put_row(tb, rb);
     char *s = run(db3, "{\"op\":\"delete\",\"table\":\"B\",\"where\":[]}");
@@ -645,7 +648,7 @@ test_reference_record(void)
     uuid_from_string(&u2, "00000000-0000-4000-8000-000000000002");
     const struct ovsdb_row *r2 = ovsdb_table_find_row(
         ovsdb_get_table(db6, "T"), &u2);
-    CHECK(r2 && r2->fields[OVSDB_N_STD_COLUMNS].n == 3);
+    CHECK(r2 && ovsdb_row_datum(r2, OVSDB_N_STD_COLUMNS)->n == 3);
     json_decref(ins);
     json_decref(upd);
     ovsdb_destroy(db6);
@@ -658,7 +661,7 @@ static void
 test_txn_row_lookup(void)
 {
     if (sizeof(void *) == 8) {
-        CHECK(sizeof(struct ovsdb_row) == 32);
+        CHECK(sizeof(struct ovsdb_row) == 40);
     }
 
     struct ovsdb *db = create_db();
@@ -682,15 +685,15 @@ test_txn_row_lookup(void)
     CHECK(ovsdb_txn_row_is_new(second));
     struct ovsdb_row *w = ovsdb_txn_row_modify(txn, second);
     CHECK(w == second);
-    w->fields[n].keys[0].integer = 7;
+    ovsdb_row_datum_rw(w, n)->keys[0].integer = 7;
     struct ovsdb_error *error = ovsdb_txn_precommit(txn);
     CHECK(!error);
     ovsdb_error_destroy(error);
     ovsdb_txn_commit_finish(txn);
 
     const struct ovsdb_row *row = ovsdb_table_find_row(a, &uuid);
-    CHECK(row == second && ovsdb_table_n_rows(a) == 1);
-    CHECK(row->fields[n].keys[0].integer == 7);
+    CHECK(row && ovsdb_table_n_rows(a) == 1);
+    CHECK(ovsdb_row_datum(row, n)->keys[0].integer == 7);
 
     /* A committed row is in no transaction, then modified in a new one. */
     CHECK(!ovsdb_txn_row_is_new(row));
@@ -704,6 +707,104 @@ test_txn_row_lookup(void)
     ovsdb_destroy(db);
 }
 
+/* Checks that every column of 'a' reads the same in 'b'. */
+static bool
+rows_equal(const struct ovsdb_row *a, const struct ovsdb_row *b)
+{
+    const struct ovsdb_table_schema *ts = a->table->schema;
+    struct ovsdb_column_set all = OVSDB_COLUMN_SET_INITIALIZER;
+    for (size_t c = 0; c < ts->n_columns; c++) {
+        ovsdb_column_set_add(&all, ts->columns[c]);
+    }
+    bool equal = ovsdb_row_equal_columns(a, b, &all);
+    ovsdb_column_set_destroy(&all);
+    return equal;
+}
+
+/* Committed rows store only their nonempty columns; every read of them,
+ * the index on 'name', later changes and replay see the same values. */
+static void
+test_sparse_rows(void)
+{
+    struct ovsdb *db = create_db();
+    struct ovsdb *copy = create_db();
+    struct ovsdb_table *a = ovsdb_get_table(db, "A");
+    const struct ovsdb_column *m = ovsdb_table_schema_find_column(a->schema,
+                                                                  "m");
+    const struct ovsdb_column *name = ovsdb_table_schema_find_column(a->schema,
+                                                                     "name");
+    run_and_replay(db, copy,
+                   "{\"op\":\"insert\",\"table\":\"A\",\"row\":"
+                   "{\"name\":\"x\",\"n\":3}}");
+    const struct ovsdb_row *row = first_row(a);
+    CHECK(row && row->present != OVSDB_ROW_FULL);
+    CHECK(ovsdb_row_get_datum(row, m)->n == 0);
+    CHECK(!strcmp(ovsdb_atom_string(&ovsdb_row_get_datum(row, name)->keys[0]),
+                  "x"));
+
+    /* A clone is full, reads the same and is bigger. */
+    struct ovsdb_row *clone = ovsdb_row_clone(row);
+    CHECK(clone->present == OVSDB_ROW_FULL);
+    CHECK(rows_equal(row, clone));
+    CHECK(ovsdb_row_memory(row) < ovsdb_row_memory(clone));
+    CHECK(ovsdb_row_n_atoms(row) == ovsdb_row_n_atoms(clone));
+    ovsdb_row_destroy(clone);
+
+    /* The index finds the sparse row. */
+    char *s = run(db, "{\"op\":\"insert\",\"table\":\"A\",\"row\":"
+                      "{\"name\":\"x\"}}");
+    CHECK(strstr(s, "constraint violation") != NULL);
+    free(s);
+
+    /* An empty column filled, then emptied again. */
+    run_and_replay(db, copy,
+                   "{\"op\":\"update\",\"table\":\"A\",\"where\":"
+                   "[[\"name\",\"==\",\"x\"]],\"row\":"
+                   "{\"m\":[\"map\",[[\"k\",1],[\"l\",2]]]}}");
+    row = first_row(a);
+    CHECK(ovsdb_row_get_datum(row, m)->n == 2);
+    s = run(db, "{\"op\":\"select\",\"table\":\"A\",\"where\":"
+                "[[\"m\",\"includes\",[\"map\",[[\"l\",2]]]],"
+                "[\"b\",\"==\",[\"set\",[]]]],\"columns\":[\"n\"]}");
+    CHECK_STREQ(s, "[{\"rows\":[{\"n\":3}]}]");
+    free(s);
+    run_and_replay(db, copy,
+                   "{\"op\":\"mutate\",\"table\":\"A\",\"where\":"
+                   "[],\"mutations\":[[\"m\",\"delete\","
+                   "[\"set\",[\"k\",\"l\"]]]]}");
+    row = first_row(a);
+    CHECK(row->present != OVSDB_ROW_FULL);
+    CHECK(ovsdb_row_get_datum(row, m)->n == 0);
+
+    char *d1 = dump(db), *d2 = dump(copy);
+    CHECK_STREQ(d1, d2);
+    free(d1);
+    free(d2);
+    ovsdb_destroy(copy);
+    ovsdb_destroy(db);
+
+    /* More than 64 columns: rows stay full. */
+    struct ds wide = DS_EMPTY_INITIALIZER;
+    ds_put_cstr(&wide, "{\"name\":\"t\",\"tables\":{\"W\":{\"columns\":{");
+    for (int i = 0; i < 70; i++) {
+        ds_put_format(&wide,
+                      "%s\"c%d\":{\"type\":{\"key\":\"integer\","
+                      "\"min\":0,\"max\":1}}",
+                      i ? "," : "", i);
+    }
+    ds_put_cstr(&wide, "}}}}");
+    db = create_db_from(ds_cstr(&wide));
+    ds_destroy(&wide);
+    free(run(db, "{\"op\":\"insert\",\"table\":\"W\",\"row\":{\"c69\":5}}"));
+    row = first_row(ovsdb_get_table(db, "W"));
+    CHECK(row && row->present == OVSDB_ROW_FULL);
+    s = run(db, "{\"op\":\"select\",\"table\":\"W\",\"where\":"
+                "[[\"c69\",\"==\",5]],\"columns\":[\"c0\",\"c69\"]}");
+    CHECK_STREQ(s, "[{\"rows\":[{\"c0\":[\"set\",[]],\"c69\":5}]}]");
+    free(s);
+    ovsdb_destroy(db);
+}
+
 static const struct check_case cases[] = {
     CHECK_CASE(test_abort_restores),      CHECK_CASE(test_index_uniqueness),
     CHECK_CASE(test_references),          CHECK_CASE(test_observer),
@@ -712,7 +813,7 @@ static const struct check_case cases[] = {
     CHECK_CASE(test_read_only),           CHECK_CASE(test_ops_released),
     CHECK_CASE(test_put_row_refs),        CHECK_CASE(test_error_order),
     CHECK_CASE(test_default_set_record),  CHECK_CASE(test_reference_record),
-    CHECK_CASE(test_txn_row_lookup),
+    CHECK_CASE(test_txn_row_lookup),      CHECK_CASE(test_sparse_rows),
 };
 
 int

@@ -212,9 +212,9 @@ counter_value(const struct ovsdb *db)
         t->schema, "name");
     const struct ovsdb_row *row;
     HMAP_FOR_EACH (row, hmap_node, &t->rows) {
-        const struct ovsdb_datum *d = &row->fields[name->index];
+        const struct ovsdb_datum *d = ovsdb_row_get_datum(row, name);
         if (d->n == 1 && !strcmp(ovsdb_atom_string(&d->keys[0]), "counter")) {
-            return row->fields[c->index].keys[0].integer;
+            return ovsdb_row_get_datum(row, c)->keys[0].integer;
         }
     }
     return -1;
