@@ -10,39 +10,67 @@
 #include "ovsdb/engine/error.h"
 #include "ovsdb/engine/table.h"
 
-/* A row is one block: 'n_indexes' index nodes, the header (where the row
- * pointer points, so that a row is found from an index node whatever it
- * stores), the stored datums, then one atom per column with an inline slot
- * (a column that holds exactly one key and no value), where the datum keeps
- * its key: no separate allocation for most columns.  Inline columns are
- * never empty, so a sparse row stores them all too. */
+/* A row is one block: for a sparse row its mask of stored columns, then
+ * 'n_indexes' index nodes, the header (where the row pointer points, so
+ * that a row is found from an index node whatever it stores), the stored
+ * datums, then one atom per column with an inline slot (a column that
+ * holds exactly one key and no value), where the datum keeps its key: no
+ * separate allocation for most columns.  Inline columns are never empty, so
+ * a sparse row stores them all too, and _uuid and _version are fields[0]
+ * and fields[1] in both forms. */
 static size_t
-row_block_size(const struct ovsdb_table_schema *ts, size_t n_stored)
+row_block_size(const struct ovsdb_table_schema *ts, size_t n_stored,
+               bool sparse)
 {
-    return (ts->n_indexes * sizeof(struct hmap_node) + sizeof(struct ovsdb_row)
-            + n_stored * sizeof(struct ovsdb_datum)
+    return ((sparse ? sizeof(uint64_t) : 0)
+            + ts->n_indexes * sizeof(struct hmap_node)
+            + sizeof(struct ovsdb_row) + n_stored * sizeof(struct ovsdb_datum)
             + ts->n_inline * sizeof(union ovsdb_atom));
+}
+
+/* The block's start: 'row' less what comes before the header. */
+static char *
+row_block(const struct ovsdb_row *row)
+{
+    const struct ovsdb_table_schema *ts = row->table->schema;
+    return ((char *) row - ts->n_indexes * sizeof(struct hmap_node)
+            - (row->sparse ? sizeof(uint64_t) : 0));
+}
+
+/* A sparse row's mask: bit i set if column i is stored. */
+static uint64_t
+row_mask(const struct ovsdb_row *row)
+{
+    uint64_t mask;
+    memcpy(&mask, row_block(row), sizeof mask);
+    return mask;
 }
 
 static size_t
 row_n_stored(const struct ovsdb_row *row)
 {
-    return (row->present == OVSDB_ROW_FULL
-                ? row->table->schema->n_columns
-                : (size_t) __builtin_popcountll(row->present));
+    return (row->sparse ? (size_t) __builtin_popcountll(row_mask(row))
+                        : row->table->schema->n_columns);
 }
 
+/* Allocates a row of 'table' with room for 'n_stored' datums and, if
+ * 'mask' is nonzero, sparse with that mask.  The datums are not
+ * initialized. */
 static struct ovsdb_row *
-row_alloc(const struct ovsdb_table *table, size_t n_stored)
+row_alloc(const struct ovsdb_table *table, size_t n_stored, uint64_t mask)
 {
     const struct ovsdb_table_schema *ts = table->schema;
-    size_t nodes = ts->n_indexes * sizeof(struct hmap_node);
-    char *block = xmalloc(row_block_size(ts, n_stored));
-    struct ovsdb_row *row = (struct ovsdb_row *) (void *) (block + nodes);
+    char *block = xmalloc(row_block_size(ts, n_stored, mask != 0));
+    size_t before = ts->n_indexes * sizeof(struct hmap_node);
+    if (mask) {
+        memcpy(block, &mask, sizeof mask);
+        before += sizeof mask;
+    }
+    struct ovsdb_row *row = (struct ovsdb_row *) (void *) (block + before);
     row->table = (struct ovsdb_table *) table;
     row->n_refs = 0;
     row->n_holders = 0;
-    row->present = OVSDB_ROW_FULL;
+    row->sparse = mask != 0;
     return row;
 }
 
@@ -50,8 +78,7 @@ row_alloc(const struct ovsdb_table *table, size_t n_stored)
 static void
 row_free(struct ovsdb_row *row)
 {
-    const struct ovsdb_table_schema *ts = row->table->schema;
-    free((char *) row - ts->n_indexes * sizeof(struct hmap_node));
+    free(row_block(row));
 }
 
 static union ovsdb_atom *
@@ -87,7 +114,7 @@ struct ovsdb_row *
 ovsdb_row_create(const struct ovsdb_table *table)
 {
     const struct ovsdb_table_schema *ts = table->schema;
-    struct ovsdb_row *row = row_alloc(table, ts->n_columns);
+    struct ovsdb_row *row = row_alloc(table, ts->n_columns, 0);
     for (size_t i = 0; i < ts->n_columns; i++) {
         init_default(row, ts->columns[i]);
     }
@@ -105,7 +132,7 @@ ovsdb_row_clone_except(const struct ovsdb_row *old,
                        const struct ovsdb_column_set *skip)
 {
     const struct ovsdb_table_schema *ts = old->table->schema;
-    struct ovsdb_row *row = row_alloc(old->table, ts->n_columns);
+    struct ovsdb_row *row = row_alloc(old->table, ts->n_columns, 0);
     row->n_refs = old->n_refs;
     for (size_t i = 0; i < ts->n_columns; i++) {
         const struct ovsdb_column *column = ts->columns[i];
@@ -127,14 +154,14 @@ struct ovsdb_row *
 ovsdb_row_compact(struct ovsdb_row *row, struct hmap *rows)
 {
     const struct ovsdb_table_schema *ts = row->table->schema;
-    if (row->present != OVSDB_ROW_FULL || ts->n_columns > 64) {
+    if (row->sparse || ts->n_columns > 64) {
         return row;
     }
-    uint64_t present = 0;
+    uint64_t mask = 0;
     size_t n_stored = 0;
     for (size_t i = 0; i < ts->n_columns; i++) {
         if (row->fields[i].n) {
-            present |= UINT64_C(1) << i;
+            mask |= UINT64_C(1) << i;
             n_stored++;
         }
     }
@@ -143,10 +170,10 @@ ovsdb_row_compact(struct ovsdb_row *row, struct hmap *rows)
     }
 
     /* The datums move: their arrays and strings stay where they are, and
-     * an inline datum's key moves with the slots. */
-    struct ovsdb_row *new = row_alloc(row->table, n_stored);
+     * an inline datum's key moves with the slots.  (_uuid is never empty,
+     * so 'mask' is not 0.) */
+    struct ovsdb_row *new = row_alloc(row->table, n_stored, mask);
     new->n_refs = row->n_refs;
-    new->present = present;
     union ovsdb_atom *slots = row_slots(new);
     memcpy(slots, row_slots(row), ts->n_inline * sizeof *slots);
     for (size_t i = 0, j = 0; i < ts->n_columns; i++) {
@@ -176,9 +203,9 @@ ovsdb_row_destroy(struct ovsdb_row *row)
         row->n_holders--;
     } else if (row) {
         const struct ovsdb_table_schema *ts = row->table->schema;
+        uint64_t mask = row->sparse ? row_mask(row) : UINT64_MAX;
         for (size_t i = 0, j = 0; i < ts->n_columns; i++) {
-            if (row->present == OVSDB_ROW_FULL
-                || row->present & (UINT64_C(1) << i)) {
+            if (!row->sparse || mask & (UINT64_C(1) << i)) {
                 ovsdb_datum_destroy(&row->fields[j++], &ts->columns[i]->type);
             }
         }
@@ -190,16 +217,16 @@ const struct ovsdb_datum *
 ovsdb_row_sparse_datum(const struct ovsdb_row *row, size_t i)
 {
     static const struct ovsdb_datum empty = OVSDB_DATUM_EMPTY_INITIALIZER;
+    uint64_t mask = row_mask(row);
     uint64_t bit = UINT64_C(1) << i;
-    return (row->present & bit
-                ? &row->fields[__builtin_popcountll(row->present & (bit - 1))]
-                : &empty);
+    return (mask & bit ? &row->fields[__builtin_popcountll(mask & (bit - 1))]
+                       : &empty);
 }
 
 struct ovsdb_datum *
 ovsdb_row_datum_rw(struct ovsdb_row *row, size_t i)
 {
-    if (row->present != OVSDB_ROW_FULL) {
+    if (row->sparse) {
         ovs_fatal(0, "column %zu of a committed row of table %s written", i,
                   row->table->schema->name);
     }
@@ -393,7 +420,7 @@ size_t
 ovsdb_row_memory(const struct ovsdb_row *row)
 {
     size_t n_stored = row_n_stored(row);
-    size_t size = row_block_size(row->table->schema, n_stored);
+    size_t size = row_block_size(row->table->schema, n_stored, row->sparse);
     for (size_t i = 0; i < n_stored; i++) {
         const struct ovsdb_datum *d = &row->fields[i];
         if (!d->keys_inline) {

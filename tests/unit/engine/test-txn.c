@@ -661,7 +661,7 @@ static void
 test_txn_row_lookup(void)
 {
     if (sizeof(void *) == 8) {
-        CHECK(sizeof(struct ovsdb_row) == 40);
+        CHECK(sizeof(struct ovsdb_row) == 32);
     }
 
     struct ovsdb *db = create_db();
@@ -737,14 +737,14 @@ test_sparse_rows(void)
                    "{\"op\":\"insert\",\"table\":\"A\",\"row\":"
                    "{\"name\":\"x\",\"n\":3}}");
     const struct ovsdb_row *row = first_row(a);
-    CHECK(row && row->present != OVSDB_ROW_FULL);
+    CHECK(row && row->sparse);
     CHECK(ovsdb_row_get_datum(row, m)->n == 0);
     CHECK(!strcmp(ovsdb_atom_string(&ovsdb_row_get_datum(row, name)->keys[0]),
                   "x"));
 
     /* A clone is full, reads the same and is bigger. */
     struct ovsdb_row *clone = ovsdb_row_clone(row);
-    CHECK(clone->present == OVSDB_ROW_FULL);
+    CHECK(!clone->sparse);
     CHECK(rows_equal(row, clone));
     CHECK(ovsdb_row_memory(row) < ovsdb_row_memory(clone));
     CHECK(ovsdb_row_n_atoms(row) == ovsdb_row_n_atoms(clone));
@@ -773,7 +773,7 @@ test_sparse_rows(void)
                    "[],\"mutations\":[[\"m\",\"delete\","
                    "[\"set\",[\"k\",\"l\"]]]]}");
     row = first_row(a);
-    CHECK(row->present != OVSDB_ROW_FULL);
+    CHECK(row->sparse);
     CHECK(ovsdb_row_get_datum(row, m)->n == 0);
 
     char *d1 = dump(db), *d2 = dump(copy);
@@ -797,7 +797,7 @@ test_sparse_rows(void)
     ds_destroy(&wide);
     free(run(db, "{\"op\":\"insert\",\"table\":\"W\",\"row\":{\"c69\":5}}"));
     row = first_row(ovsdb_get_table(db, "W"));
-    CHECK(row && row->present == OVSDB_ROW_FULL);
+    CHECK(row && !row->sparse);
     s = run(db, "{\"op\":\"select\",\"table\":\"W\",\"where\":"
                 "[[\"c69\",\"==\",5]],\"columns\":[\"c0\",\"c69\"]}");
     CHECK_STREQ(s, "[{\"rows\":[{\"c0\":[\"set\",[]],\"c69\":5}]}]");
