@@ -10,6 +10,9 @@
 #include "ovsdb/engine/error.h"
 #include "ovsdb/engine/table.h"
 
+/* What a column a sparse row does not store reads as. */
+static const struct ovsdb_datum empty_datum = OVSDB_DATUM_EMPTY_INITIALIZER;
+
 /* A row is one block: for a sparse row its mask of stored columns, then
  * 'n_indexes' index nodes, the header (where the row pointer points, so
  * that a row is found from an index node whatever it stores), the stored
@@ -134,9 +137,18 @@ ovsdb_row_clone_except(const struct ovsdb_row *old,
     const struct ovsdb_table_schema *ts = old->table->schema;
     struct ovsdb_row *row = row_alloc(old->table, ts->n_columns, 0);
     row->n_refs = old->n_refs;
-    for (size_t i = 0; i < ts->n_columns; i++) {
+    /* One pass over a sparse row's stored datums, not a lookup each. */
+    uint64_t mask = old->sparse ? row_mask(old) : 0;
+    for (size_t i = 0, j = 0; i < ts->n_columns; i++) {
         const struct ovsdb_column *column = ts->columns[i];
-        const struct ovsdb_datum *src = ovsdb_row_datum(old, i);
+        const struct ovsdb_datum *src;
+        if (!old->sparse) {
+            src = &old->fields[i];
+        } else if (mask & (UINT64_C(1) << i)) {
+            src = &old->fields[j++];
+        } else {
+            src = &empty_datum;
+        }
         if (skip && ovsdb_column_set_contains(skip, i)) {
             init_default(row, column);
         } else if (column->inline_slot >= 0 && src->n == 1) {
@@ -203,7 +215,7 @@ ovsdb_row_destroy(struct ovsdb_row *row)
         row->n_holders--;
     } else if (row) {
         const struct ovsdb_table_schema *ts = row->table->schema;
-        uint64_t mask = row->sparse ? row_mask(row) : UINT64_MAX;
+        uint64_t mask = row->sparse ? row_mask(row) : 0;
         for (size_t i = 0, j = 0; i < ts->n_columns; i++) {
             if (!row->sparse || mask & (UINT64_C(1) << i)) {
                 ovsdb_datum_destroy(&row->fields[j++], &ts->columns[i]->type);
@@ -216,11 +228,10 @@ ovsdb_row_destroy(struct ovsdb_row *row)
 const struct ovsdb_datum *
 ovsdb_row_sparse_datum(const struct ovsdb_row *row, size_t i)
 {
-    static const struct ovsdb_datum empty = OVSDB_DATUM_EMPTY_INITIALIZER;
     uint64_t mask = row_mask(row);
     uint64_t bit = UINT64_C(1) << i;
     return (mask & bit ? &row->fields[__builtin_popcountll(mask & (bit - 1))]
-                       : &empty);
+                       : &empty_datum);
 }
 
 struct ovsdb_datum *

@@ -692,7 +692,8 @@ test_txn_row_lookup(void)
     ovsdb_txn_commit_finish(txn);
 
     const struct ovsdb_row *row = ovsdb_table_find_row(a, &uuid);
-    CHECK(row && ovsdb_table_n_rows(a) == 1);
+    /* 'second' itself, or its sparse copy (A has empty columns). */
+    CHECK(row && (row == second || row->sparse) && ovsdb_table_n_rows(a) == 1);
     CHECK(ovsdb_row_datum(row, n)->keys[0].integer == 7);
 
     /* A committed row is in no transaction, then modified in a new one. */
