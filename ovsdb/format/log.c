@@ -850,10 +850,27 @@ format_header(enum ovsdb_log_kind kind, const char *text, size_t size,
               char header[HEADER_MAX])
 {
     struct iovec iov[2] = { { (void *) text, size }, { "\n", 1 } };
-    char hex[SHA1_HEX_LEN + 1];
-    sha1_hex_iov(iov, 2, hex);
-    return snprintf(header, HEADER_MAX, "%s %zu %s\n", kind_magic(kind),
-                    size + 1, hex);
+    const char *magic = kind_magic(kind);
+    size_t magic_len = strlen(magic);
+    char digits[24];
+    size_t n_digits = 0;
+
+    /* "MAGIC LENGTH SHA1\n", without a printf (one per record). */
+    for (size_t length = size + 1; length || !n_digits; length /= 10) {
+        digits[n_digits++] = '0' + length % 10;
+    }
+    char *p = header;
+    memcpy(p, magic, magic_len);
+    p += magic_len;
+    *p++ = ' ';
+    while (n_digits) {
+        *p++ = digits[--n_digits];
+    }
+    *p++ = ' ';
+    sha1_hex_iov(iov, 2, p);
+    p += SHA1_HEX_LEN;
+    *p++ = '\n';
+    return p - header;
 }
 
 void

@@ -449,7 +449,8 @@ send_shared_reply(struct ovsdb_session *s, const json_t *id,
     put_reply_head(&head, id);
     ds_put_cstr(&head, before ? before : "");
     struct ds tail = DS_EMPTY_INITIALIZER;
-    ds_put_format(&tail, "%s%s", after ? after : "", reply_tail);
+    ds_put_cstr(&tail, after ? after : "");
+    ds_put_cstr(&tail, reply_tail);
     flush_pending(s);
     if (s->n_held) {
         struct held_msg *h = session_hold(s, NULL);
@@ -658,23 +659,30 @@ send_update(struct ovsdb_session *s, const struct session_monitor *sm,
             struct refbuf *shared)
 {
     enum ovsdb_monitor_version version = ovsdb_monitor_get_version(sm->m);
-    char head[64];
-    char txn[UUID_LEN + 5];
-    struct iovec iov[6];
+    static const char head_start[] = "{\"id\":null,\"method\":\"";
+    static const char head_end[] = "\",\"params\":[";
+    const char *method = update_method(version);
+    char txn[UUID_LEN + 4];
+    struct iovec iov[8];
     int n = 0;
 
-    snprintf(head, sizeof head, "{\"id\":null,\"method\":\"%s\",\"params\":[",
-             update_method(version));
-    iov[n].iov_base = head;
-    iov[n++].iov_len = strlen(head);
+    /* Pieces rather than a printf: this runs for every update of every
+     * session. */
+    iov[n].iov_base = (char *) head_start;
+    iov[n++].iov_len = sizeof head_start - 1;
+    iov[n].iov_base = (char *) method;
+    iov[n++].iov_len = strlen(method);
+    iov[n].iov_base = (char *) head_end;
+    iov[n++].iov_len = sizeof head_end - 1;
     iov[n].iov_base = sm->id_s;
     iov[n++].iov_len = strlen(sm->id_s);
     if (version == OVSDB_MONITOR_V3) {
-        char uuid_s[UUID_LEN + 1];
-        uuid_to_string(txn_id, uuid_s);
-        snprintf(txn, sizeof txn, ",\"%s\"", uuid_s);
+        txn[0] = ',';
+        txn[1] = '"';
+        uuid_to_string(txn_id, txn + 2);
+        txn[UUID_LEN + 2] = '"';
         iov[n].iov_base = txn;
-        iov[n++].iov_len = strlen(txn);
+        iov[n++].iov_len = UUID_LEN + 3;
     }
     iov[n].iov_base = ",";
     iov[n++].iov_len = 1;
