@@ -10,6 +10,7 @@
 #include <string.h>
 #include "lib/allocator.h"
 #include "lib/hash.h"
+#include "lib/util.h"
 
 /* Output options. */
 struct put_options {
@@ -66,18 +67,15 @@ jsonx_put_string(struct ds *out, const char *s, size_t length)
 void
 jsonx_put_integer(struct ds *out, long long value)
 {
-    char buf[24];
-    char *p = buf + sizeof buf;
+    char buf[21];
+    size_t n = 0;
+    if (value < 0) {
+        buf[n++] = '-';
+    }
     unsigned long long u = value < 0 ? 0ULL - (unsigned long long) value
                                      : (unsigned long long) value;
-    do {
-        *--p = '0' + u % 10;
-        u /= 10;
-    } while (u);
-    if (value < 0) {
-        *--p = '-';
-    }
-    ds_put_buffer(out, p, buf + sizeof buf - p);
+    n += ullong_to_dec(u, buf + n);
+    ds_put_buffer(out, buf, n);
 }
 
 void

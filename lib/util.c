@@ -69,6 +69,21 @@ nullable_string_is_equal(const char *a, const char *b)
     return a ? b && !strcmp(a, b) : !b;
 }
 
+size_t
+ullong_to_dec(unsigned long long value, char buf[20])
+{
+    char rev[20];
+    size_t n = 0;
+    do {
+        rev[n++] = '0' + value % 10;
+        value /= 10;
+    } while (value);
+    for (size_t i = 0; i < n; i++) {
+        buf[i] = rev[n - 1 - i];
+    }
+    return n;
+}
+
 bool
 str_to_llong(const char *s, long long *valuep)
 {

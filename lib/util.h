@@ -56,4 +56,9 @@ bool nullable_string_is_equal(const char *a, const char *b);
 bool str_to_llong(const char *s, long long *valuep);
 bool str_to_int(const char *s, int *valuep);
 
+/* Writes 'value' in base 10 at 'buf' (no terminating NUL; 20 bytes are
+ * always enough) and returns the number of digits.  For text written on
+ * every record or message, where a printf would cost more than the rest. */
+size_t ullong_to_dec(unsigned long long value, char buf[20]);
+
 #endif /* lib/util.h */

@@ -20,6 +20,7 @@
 #include "lib/json-util.h"
 #include "lib/progress.h"
 #include "lib/sha1.h"
+#include "lib/util.h"
 #include "ovsdb/engine/error.h"
 
 #define MAGIC "OVSDB JSON"
@@ -852,20 +853,13 @@ format_header(enum ovsdb_log_kind kind, const char *text, size_t size,
     struct iovec iov[2] = { { (void *) text, size }, { "\n", 1 } };
     const char *magic = kind_magic(kind);
     size_t magic_len = strlen(magic);
-    char digits[24];
-    size_t n_digits = 0;
 
     /* "MAGIC LENGTH SHA1\n", without a printf (one per record). */
-    for (size_t length = size + 1; length || !n_digits; length /= 10) {
-        digits[n_digits++] = '0' + length % 10;
-    }
     char *p = header;
     memcpy(p, magic, magic_len);
     p += magic_len;
     *p++ = ' ';
-    while (n_digits) {
-        *p++ = digits[--n_digits];
-    }
+    p += ullong_to_dec(size + 1, p);
     *p++ = ' ';
     sha1_hex_iov(iov, 2, p);
     p += SHA1_HEX_LEN;

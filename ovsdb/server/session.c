@@ -642,12 +642,27 @@ id_to_string(const json_t *id)
     return json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
 }
 
+/* The text of an update notification up to its monitor id. */
 static const char *
-update_method(enum ovsdb_monitor_version version)
+update_head(enum ovsdb_monitor_version version)
 {
-    return (version == OVSDB_MONITOR_V1 ? "update"
-            : version == OVSDB_MONITOR_V2 ? "update2"
-            : "update3");
+    return (version == OVSDB_MONITOR_V1
+                ? "{\"id\":null,\"method\":\"update\",\"params\":["
+            : version == OVSDB_MONITOR_V2
+                ? "{\"id\":null,\"method\":\"update2\",\"params\":["
+                : "{\"id\":null,\"method\":\"update3\",\"params\":[");
+}
+
+/* Writes ',"TXN-ID"' (an update3's last transaction id, after the monitor
+ * id) at 'buf' and returns its length. */
+static size_t
+format_txn_id(const struct uuid *txn_id, char buf[UUID_LEN + 4])
+{
+    buf[0] = ',';
+    buf[1] = '"';
+    uuid_to_string(txn_id, buf + 2);
+    buf[UUID_LEN + 2] = '"';
+    return UUID_LEN + 3;
 }
 
 /* Queues one update notification of 'sm' whose <table-updates> text is
@@ -659,30 +674,20 @@ send_update(struct ovsdb_session *s, const struct session_monitor *sm,
             struct refbuf *shared)
 {
     enum ovsdb_monitor_version version = ovsdb_monitor_get_version(sm->m);
-    static const char head_start[] = "{\"id\":null,\"method\":\"";
-    static const char head_end[] = "\",\"params\":[";
-    const char *method = update_method(version);
+    const char *head = update_head(version);
     char txn[UUID_LEN + 4];
-    struct iovec iov[8];
+    struct iovec iov[6];
     int n = 0;
 
     /* Pieces rather than a printf: this runs for every update of every
      * session. */
-    iov[n].iov_base = (char *) head_start;
-    iov[n++].iov_len = sizeof head_start - 1;
-    iov[n].iov_base = (char *) method;
-    iov[n++].iov_len = strlen(method);
-    iov[n].iov_base = (char *) head_end;
-    iov[n++].iov_len = sizeof head_end - 1;
+    iov[n].iov_base = (char *) head;
+    iov[n++].iov_len = strlen(head);
     iov[n].iov_base = sm->id_s;
     iov[n++].iov_len = strlen(sm->id_s);
     if (version == OVSDB_MONITOR_V3) {
-        txn[0] = ',';
-        txn[1] = '"';
-        uuid_to_string(txn_id, txn + 2);
-        txn[UUID_LEN + 2] = '"';
         iov[n].iov_base = txn;
-        iov[n++].iov_len = UUID_LEN + 3;
+        iov[n++].iov_len = format_txn_id(txn_id, txn);
     }
     iov[n].iov_base = ",";
     iov[n++].iov_len = 1;
@@ -958,15 +963,14 @@ handle_monitor_cond_change(struct ovsdb_session *s,
      * are sent before the change's reply, written straight to text. */
     enum ovsdb_monitor_version version = ovsdb_monitor_get_version(new_m);
     struct ds note = DS_EMPTY_INITIALIZER;
-    ds_put_format(&note, "{\"id\":null,\"method\":\"%s\",\"params\":[",
-                  update_method(version));
+    ds_put_cstr(&note, update_head(version));
     jsonx_put(&note, new_id);
     if (version == OVSDB_MONITOR_V3) {
-        char uuid_s[UUID_LEN + 1];
-        uuid_to_string(ovsdb_monitor_hub_get_last_txn_id(
-                           ovsdb_monitor_get_hub(new_m)),
-                       uuid_s);
-        ds_put_format(&note, ",\"%s\"", uuid_s);
+        char txn[UUID_LEN + 4];
+        size_t len = format_txn_id(ovsdb_monitor_hub_get_last_txn_id(
+                                       ovsdb_monitor_get_hub(new_m)),
+                                   txn);
+        ds_put_buffer(&note, txn, len);
     }
     ds_put_char(&note, ',');
     bool changed = ovsdb_monitor_put_cond_change(&note, sm->m, new_m);
