@@ -176,6 +176,28 @@ test_shared_values(void)
     CHECK(json_array_get(json_array_get(shared, 0), 1)
           == json_array_get(json_array_get(shared, 1), 1));
     json_decref(shared);
+
+    /* The caches grow with the input: at every size, a string or an
+     * integer right after an equal one is the same value. */
+    for (int n = 1; n <= 20000; n *= 10) {
+        struct ds text = DS_EMPTY_INITIALIZER;
+        ds_put_char(&text, '[');
+        for (int i = 0; i < n; i++) {
+            ds_put_format(&text, "%s\"s%d\",\"s%d\",%d,%d", i ? "," : "", i, i,
+                          1000 + i, 1000 + i);
+        }
+        ds_put_char(&text, ']');
+        json_t *array = jsonx_from_string(ds_cstr(&text), NULL);
+        CHECK(json_array_size(array) == 4 * (size_t) n);
+        for (int i = 0; i < n; i++) {
+            CHECK(json_array_get(array, 4 * i)
+                  == json_array_get(array, 4 * i + 1));
+            CHECK(json_array_get(array, 4 * i + 2)
+                  == json_array_get(array, 4 * i + 3));
+        }
+        json_decref(array);
+        ds_destroy(&text);
+    }
 }
 
 /* A lazy array: the envelope parsed, the elements on demand and sharing
