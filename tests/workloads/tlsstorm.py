@@ -12,15 +12,17 @@ reply took.  One run per server and round, servers interleaved:
                 [--key rsa|ec] [--check] [--timeout SECONDS]
                 [--server-arg ARG]... SERVER...
 
-SERVER is an ovsdb-server program, with options of its own after it in
-the same argument ("build/ovsdb/ovsdb-server --n-io-threads=0"); the
-ovsdb-tool beside it (else the one on PATH) creates its database.  Each run prints one JSON line: wall (first connect to last
-reply), cpu_per_client_ms and main_cpu_per_client_ms (the server's CPU, all
-threads and its main thread, over the storm, per client), latency p50/p99
-(each client's connect to its monitor reply), probe_max_ms (the longest
-echo wait of the established client), harness_cpu_s (this process's own
-CPU over the storm), peak_rss_mb (VmHWM).  --check fails
-(exit 1) unless every client got exactly its rows.  The PKI (RSA-2048 by
+SERVER is an ovsdb-server program, with options of its own after it in the
+same argument ("build/ovsdb/ovsdb-server --n-io-threads=0"); the ovsdb-tool
+beside it (else the one on PATH) creates its database. Each run prints one
+JSON line: wall (first connect to last reply), cpu_per_client_ms and
+main_cpu_per_client_ms (the server's CPU, all threads and its main thread,
+over the storm, per client), latency p50/p99 (each client's connect to its
+monitor reply), probe_max_ms (the longest echo wait of the established
+client), longest_pass_ms (the server's longest pass of its main loop, from
+its "loop/show"; null where the server has no such command), harness_cpu_s
+(this process's own CPU over the storm), peak_rss_mb (VmHWM). --check fails
+(exit 1) unless every client got exactly its rows. The PKI (RSA-2048 by
 default, as ovs-pki makes; --key ec for P-256) is made with openssl in a
 temporary directory.
 """
@@ -217,6 +219,23 @@ async def storm(n, port, ctx, inflight, timeout):
     return wall, st.results, st.failed
 
 
+def longest_pass_ms(ctl, reset=False):
+    """The longest pass of the server's main loop since the last reset,
+    from its "loop/show" control command, or None if it has none."""
+    try:
+        rpc = jsonrpc.Client("unix:" + ctl, timeout=30)
+        try:
+            text = rpc.result("loop/show", ["reset"] if reset else [])
+        finally:
+            rpc.close()
+    except Exception:       # (the reference has no such command)
+        return None
+    for line in text.splitlines():
+        if line.startswith("longest pass:"):
+            return int(line.split()[2])
+    return None
+
+
 def one_run(spec, d, args, rows_of):
     server, *server_args = shlex.split(spec)
     tool = os.path.join(os.path.dirname(os.path.abspath(server)),
@@ -267,12 +286,15 @@ def one_run(spec, d, args, rows_of):
         ctx.load_verify_locations(os.path.join(d, "ca-cert.pem"))
         ctx.load_cert_chain(os.path.join(d, "client-cert.pem"),
                             os.path.join(d, "client-key.pem"))
+        ctl = os.path.join(run_dir, "ctl")
+        longest_pass_ms(ctl, reset=True)
         cpu0, main0 = cpu_ms(proc.pid), cpu_ms(proc.pid, proc.pid)
         own0 = time.process_time()
         wall, results, st_failed = asyncio.run(storm(args.clients, port, ctx,
                                           args.inflight, args.timeout))
         cpu1, main1 = cpu_ms(proc.pid), cpu_ms(proc.pid, proc.pid)
         own_cpu = time.process_time() - own0
+        longest_ms = longest_pass_ms(ctl)
         out, _ = probe.communicate("stop\n", timeout=60)
         probe_out = json.loads(out)
         lat = sorted(r[1] for r in results.values())
@@ -290,6 +312,11 @@ def one_run(spec, d, args, rows_of):
                                                      len(lat) * 99 // 100)],
                                        1) if lat else None,
                "probe_max_ms": round(probe_out["max_ms"], 1),
+               # The server's longest pass of its main loop over the storm
+               # (our "loop/show"; None for a server without it): a probe
+               # wait much longer than this was the scheduler's, not the
+               # loop's.
+               "longest_pass_ms": longest_ms,
                # This harness's own CPU over the storm (one process: its
                # clients' handshakes, signatures and JSON), which bounds
                # how fast clients can get through at all.
