@@ -847,42 +847,59 @@ stream_ssl_usage(void)
 
 /* Streams. */
 
+/* Gives 's' its SSL, if it has none yet.  A server stream gets it with its
+ * first handshake step, which may run on a handshake thread (under
+ * 'ctx_lock'), so that a storm of accepts costs the main thread less:
+ * SSL_new() was a twentieth of its time in one. */
+static int
+make_ssl(struct ssl_stream *s)
+{
+    if (s->ssl) {
+        return 0;
+    }
+    ERR_clear_error();
+    SSL *ssl = SSL_new(ctx);
+    if (!ssl || SSL_set_fd(ssl, s->fd) != 1) {
+        log_ssl_errors(VLL_ERR, "SSL_new");
+        SSL_free(ssl);
+        return ENOPROTOOPT;
+    }
+    if (s->type == CLIENT) {
+        SSL_set_connect_state(ssl);
+    } else {
+        SSL_set_accept_state(ssl);
+    }
+    s->ssl = ssl;
+    return 0;
+}
+
 static int
 new_ssl_stream(char *name, int fd, enum session_type type,
                enum ssl_state state, struct stream **streamp)
 {
     int error = check_config();
     if (error) {
-        goto error;
-    }
-    ERR_clear_error();
-    SSL *ssl = SSL_new(ctx);
-    if (!ssl || SSL_set_fd(ssl, fd) != 1) {
-        log_ssl_errors(VLL_ERR, "SSL_new");
-        SSL_free(ssl);
-        error = ENOPROTOOPT;
-        goto error;
-    }
-    if (type == CLIENT) {
-        SSL_set_connect_state(ssl);
-    } else {
-        SSL_set_accept_state(ssl);
+        close(fd);
+        free(name);
+        *streamp = NULL;
+        return error;
     }
 
     struct ssl_stream *s = xzalloc(sizeof *s);
-    stream_init(&s->stream, &ssl_data_stream_class, EAGAIN, name);
     s->state = state;
     s->type = type;
     s->fd = fd;
-    s->ssl = ssl;
+    error = type == CLIENT ? make_ssl(s) : 0;
+    if (error) {
+        close(fd);
+        free(name);
+        free(s);
+        *streamp = NULL;
+        return error;
+    }
+    stream_init(&s->stream, &ssl_data_stream_class, EAGAIN, name);
     *streamp = &s->stream;
     return 0;
-
-error:
-    close(fd);
-    free(name);
-    *streamp = NULL;
-    return error;
 }
 
 static int
@@ -918,7 +935,7 @@ ssl_close(struct stream *stream)
 {
     struct ssl_stream *s = ssl_stream_cast(stream);
     /* Best effort close_notify: never blocks (the fd is non-blocking). */
-    if (SSL_is_init_finished(s->ssl)) {
+    if (s->ssl && SSL_is_init_finished(s->ssl)) {
         SSL_shutdown(s->ssl);
     }
     ERR_clear_error();
@@ -1086,6 +1103,9 @@ stream_ssl_handshake_step(struct stream *stream, int *fdp, short *eventsp)
     pthread_rwlock_rdlock(&ctx_lock);
     int error = s->first_byte_checked ? 0 : check_first_byte(s);
     if (!error) {
+        error = make_ssl(s);
+    }
+    if (!error) {
         ERR_clear_error();
         int ret = SSL_accept(s->ssl);
         if (ret == 1) {
@@ -1132,6 +1152,10 @@ ssl_connect(struct stream *stream)
         }
     }
 
+    int error = make_ssl(s);
+    if (error) {
+        return error;
+    }
     ERR_clear_error();
     int ret = s->type == CLIENT ? SSL_connect(s->ssl) : SSL_accept(s->ssl);
     if (ret != 1) {
@@ -1333,7 +1357,7 @@ stream_ssl_get_peer_id(const struct stream *stream)
         return NULL;
     }
     struct ssl_stream *s = ssl_stream_cast(stream);
-    if (!SSL_is_init_finished(s->ssl)) {
+    if (!s->ssl || !SSL_is_init_finished(s->ssl)) {
         return NULL;
     }
     X509 *peer = SSL_get1_peer_certificate(s->ssl);
