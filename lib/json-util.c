@@ -467,9 +467,9 @@ struct fast_parser {
     bool check_only;
     struct ds scratch;                  /* Strings with escapes. */
     size_t n_strings, n_integers;       /* Powers of 2. */
-    json_t **strings;                   /* Each holds one reference. */
-    json_t **integers;                  /* Each holds one reference. */
-    json_t *slots[];                    /* 'strings', then 'integers'. */
+    /* 'n_strings' strings, then 'n_integers' integers, each holding one
+     * reference. */
+    json_t *slots[];
 };
 
 static json_t *fast_value(struct fast_parser *);
@@ -497,8 +497,8 @@ fast_cached_string(struct fast_parser *fp, const char *s, size_t length)
     if (length > FAST_MAX_CACHED_LENGTH) {
         return json_stringn_nocheck(s, length);
     }
-    json_t *
-        *slot = &fp->strings[hash_bytes(s, length, 0) & (fp->n_strings - 1)];
+    size_t i = hash_bytes(s, length, 0) & (fp->n_strings - 1);
+    json_t **slot = &fp->slots[i];
     if (*slot && json_string_length(*slot) == length
         && !memcmp(json_string_value(*slot), s, length)) {
         return json_incref(*slot);
@@ -511,9 +511,8 @@ fast_cached_string(struct fast_parser *fp, const char *s, size_t length)
 static json_t *
 fast_cached_integer(struct fast_parser *fp, long long value)
 {
-    json_t **slot =
-        &fp->integers[hash_int((uint32_t) value ^ (uint32_t) (value >> 32), 0)
-                      & (fp->n_integers - 1)];
+    uint32_t hash = hash_int((uint32_t) value ^ (uint32_t) (value >> 32), 0);
+    json_t **slot = &fp->slots[fp->n_strings + (hash & (fp->n_integers - 1))];
     if (*slot && json_integer_value(*slot) == value) {
         return json_incref(*slot);
     }
@@ -914,8 +913,6 @@ fast_parser_create(const char *s, size_t length)
     ds_init(&fp->scratch);
     fp->n_strings = n_strings;
     fp->n_integers = n_integers;
-    fp->strings = fp->slots;
-    fp->integers = fp->slots + n_strings;
     return fp;
 }
 

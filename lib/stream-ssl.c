@@ -877,29 +877,30 @@ static int
 new_ssl_stream(char *name, int fd, enum session_type type,
                enum ssl_state state, struct stream **streamp)
 {
+    struct ssl_stream *s = NULL;
     int error = check_config();
     if (error) {
-        close(fd);
-        free(name);
-        *streamp = NULL;
-        return error;
+        goto error;
     }
 
-    struct ssl_stream *s = xzalloc(sizeof *s);
+    s = xzalloc(sizeof *s);
     s->state = state;
     s->type = type;
     s->fd = fd;
     error = type == CLIENT ? make_ssl(s) : 0;
     if (error) {
-        close(fd);
-        free(name);
-        free(s);
-        *streamp = NULL;
-        return error;
+        goto error;
     }
     stream_init(&s->stream, &ssl_data_stream_class, EAGAIN, name);
     *streamp = &s->stream;
     return 0;
+
+error:
+    close(fd);
+    free(name);
+    free(s);
+    *streamp = NULL;
+    return error;
 }
 
 static int
@@ -1223,26 +1224,38 @@ ssl_recv(struct stream *stream, void *buffer, size_t n)
     }
 }
 
+/* One SSL_write() of 'n' (> 0) bytes at 'buffer': returns the number
+ * written, -EAGAIN (with 's->tx_want' set) or a negative errno. */
+static int
+ssl_write(struct ssl_stream *s, const void *buffer, size_t n)
+{
+    ERR_clear_error();
+    int ret = SSL_write(s->ssl, buffer, n);
+    if (ret > 0) {
+        return ret;
+    }
+    int ssl_error = SSL_get_error(s->ssl, ret);
+    s->tx_want = want_from_error(ssl_error);
+    return (s->tx_want != WANT_NOTHING
+                ? -EAGAIN
+                : -interpret_ssl_error(s, "SSL_write", ret, ssl_error));
+}
+
 /* Sends what is in the tx buffer.  Returns 0 (all sent), EAGAIN or an
  * errno. */
 static int
 ssl_do_tx(struct ssl_stream *s)
 {
     while (s->tx_len) {
-        ERR_clear_error();
-        int ret = SSL_write(s->ssl, s->txbuf + s->tx_ofs, s->tx_len);
-        if (ret > 0) {
-            s->tx_ofs += ret;
-            s->tx_len -= ret;
-            continue;
-        }
-        int ssl_error = SSL_get_error(s->ssl, ret);
-        s->tx_want = want_from_error(ssl_error);
-        if (s->tx_want != WANT_NOTHING) {
+        int retval = ssl_write(s, s->txbuf + s->tx_ofs, s->tx_len);
+        if (retval == -EAGAIN) {
             return EAGAIN;
+        } else if (retval < 0) {
+            s->tx_len = 0;
+            return -retval;
         }
-        s->tx_len = 0;
-        return interpret_ssl_error(s, "SSL_write", ret, ssl_error);
+        s->tx_ofs += retval;
+        s->tx_len -= retval;
     }
     s->tx_want = WANT_NOTHING;
     return 0;
@@ -1268,15 +1281,9 @@ ssl_send(struct stream *stream, const void *buffer, size_t n)
      * what a blocked write leaves pending fits the private buffer (OpenSSL
      * may encrypt several records at once from a longer buffer). */
     n = MIN(n, TX_BUF_SIZE);
-    ERR_clear_error();
-    int ret = SSL_write(s->ssl, buffer, n);
-    if (ret > 0) {
-        return ret;
-    }
-    int ssl_error = SSL_get_error(s->ssl, ret);
-    s->tx_want = want_from_error(ssl_error);
-    if (s->tx_want == WANT_NOTHING) {
-        return -interpret_ssl_error(s, "SSL_write", ret, ssl_error);
+    int retval = ssl_write(s, buffer, n);
+    if (retval != -EAGAIN) {
+        return retval;
     }
 
     /* OpenSSL holds a record of these bytes that the socket did not take,

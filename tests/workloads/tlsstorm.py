@@ -14,15 +14,15 @@ reply took.  One run per server and round, servers interleaved:
 
 SERVER is an ovsdb-server program, with options of its own after it in the
 same argument ("build/ovsdb/ovsdb-server --n-io-threads=0"); the ovsdb-tool
-beside it (else the one on PATH) creates its database. Each run prints one
+beside it (else the one on PATH) creates its database.  Each run prints one
 JSON line: wall (first connect to last reply), cpu_per_client_ms and
 main_cpu_per_client_ms (the server's CPU, all threads and its main thread,
 over the storm, per client), latency p50/p99 (each client's connect to its
 monitor reply), probe_max_ms (the longest echo wait of the established
 client), longest_pass_ms (the server's longest pass of its main loop, from
 its "loop/show"; null where the server has no such command), harness_cpu_s
-(this process's own CPU over the storm), peak_rss_mb (VmHWM). --check fails
-(exit 1) unless every client got exactly its rows. The PKI (RSA-2048 by
+(this process's own CPU over the storm), peak_rss_mb (VmHWM).  --check fails
+(exit 1) unless every client got exactly its rows.  The PKI (RSA-2048 by
 default, as ovs-pki makes; --key ec for P-256) is made with openssl in a
 temporary directory.
 """
