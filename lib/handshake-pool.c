@@ -51,6 +51,7 @@ struct hs_worker {
     pthread_t thread;
     int wake[2];             /* The main thread writes a byte to wake it. */
     struct hs_list incoming; /* Under the pool's mutex. */
+    struct hs_list closing;  /* Under the pool's mutex: to finish closing. */
     struct hs_list active;   /* The worker's own. */
 };
 
@@ -121,12 +122,14 @@ worker_main(void *w_)
     struct hs_worker *w = w_;
     struct handshake_pool *pool = w->pool;
     struct hs_list finished = { NULL, 0, 0 };
+    struct hs_list closing = { NULL, 0, 0 };
     struct pollfd *pfds = NULL;
     size_t allocated_pfds = 0;
 
     for (;;) {
         /* New streams: a first step at once (their ClientHello is often
-         * there already). */
+         * there already).  Streams to close: closed first, even when
+         * stopping (those given later, the main thread closes itself). */
         pthread_mutex_lock(&pool->mutex);
         bool stop = pool->stop;
         size_t first_new = w->active.n;
@@ -134,7 +137,14 @@ worker_main(void *w_)
             hs_list_push(&w->active, &w->incoming.items[i]);
         }
         w->incoming.n = 0;
+        struct hs_list swap = closing;
+        closing = w->closing;
+        w->closing = swap;
         pthread_mutex_unlock(&pool->mutex);
+        for (size_t i = 0; i < closing.n; i++) {
+            stream_ssl_finish_close(closing.items[i].stream);
+        }
+        closing.n = 0;
         if (stop) {
             break;
         }
@@ -198,6 +208,7 @@ worker_main(void *w_)
     /* Stopping: the main thread closes what is left. */
     hand_back(pool, &w->active);
     free(finished.items);
+    free(closing.items);
     free(pfds);
     return NULL;
 }
@@ -254,6 +265,7 @@ handshake_pool_destroy(struct handshake_pool *pool)
     for (int i = 0; i < pool->n_workers; i++) {
         struct hs_worker *w = &pool->workers[i];
         free(w->incoming.items);
+        free(w->closing.items);
         free(w->active.items);
         close(w->wake[0]);
         close(w->wake[1]);
@@ -333,4 +345,25 @@ void
 handshake_pool_wait(struct handshake_pool *pool)
 {
     poll_fd_wait(pool->done_pipe[0], POLLIN);
+}
+
+void
+handshake_pool_close(struct stream *stream, void *pool_)
+{
+    struct handshake_pool *pool = pool_;
+    struct hs_worker
+        *w = &pool->workers[pool->next_worker++ % pool->n_workers];
+    struct hs_item it = { .stream = stream, .fd = -1 };
+    pthread_mutex_lock(&pool->mutex);
+    bool stopped = pool->stop;
+    if (!stopped) {
+        hs_list_push(&w->closing, &it);
+    }
+    bool first = !stopped && w->closing.n == 1;
+    pthread_mutex_unlock(&pool->mutex);
+    if (stopped) {
+        stream_ssl_finish_close(stream);
+    } else if (first) {
+        poke(w->wake[1]);
+    }
 }

@@ -242,7 +242,10 @@ static bool bootstrap_option_seen;
  * verification flags.  So the main thread changes those holding
  * 'ctx_lock' for writing, and a handshake step elsewhere holds it for
  * reading; writers go first, so that a storm of handshakes cannot hold off
- * a certificate reload.  The main thread itself reads them unlocked. */
+ * a certificate reload.  The main thread itself reads them unlocked.
+ * stream_ssl_finish_close() may also run elsewhere: it touches only its
+ * own stream (SSL_free() drops the stream's reference to 'ctx', which
+ * OpenSSL counts atomically). */
 static pthread_rwlock_t ctx_lock =
     PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
 
@@ -950,8 +953,31 @@ ssl_open(const char *name, char *suffix, struct stream **streamp)
     return error;
 }
 
+/* See stream_ssl_set_closer().  Main thread. */
+static void (*closer)(struct stream *, void *aux);
+static void *closer_aux;
+
+void
+stream_ssl_set_closer(void (*closer_)(struct stream *, void *aux), void *aux)
+{
+    closer = closer_;
+    closer_aux = aux;
+}
+
 static void
 ssl_close(struct stream *stream)
+{
+    struct ssl_stream *s = ssl_stream_cast(stream);
+    poll_fd_forget(s->fd);
+    if (closer) {
+        closer(stream, closer_aux);
+    } else {
+        stream_ssl_finish_close(stream);
+    }
+}
+
+void
+stream_ssl_finish_close(struct stream *stream)
 {
     struct ssl_stream *s = ssl_stream_cast(stream);
     /* Best effort close_notify: never blocks (the fd is non-blocking). */
@@ -960,7 +986,6 @@ ssl_close(struct stream *stream)
     }
     ERR_clear_error();
     SSL_free(s->ssl);
-    poll_fd_forget(s->fd);
     close(s->fd);
     free(s->txbuf);
     free(s);

@@ -12,10 +12,10 @@
  * the handshake, or speaks plain JSON-RPC to a TLS port, is logged (rate
  * limited) and its stream fails with EPROTO.
  *
- * Files are re-read when they change: every new connection (and every call
- * of a setter) compares each file's inode, size and mtime with what was
- * loaded, so replacing a key and certificate on disk takes effect for the
- * next connection without a restart.
+ * Files are re-read when they change: a new connection (at most one a
+ * millisecond) and every call of a setter compare each file's inode, size
+ * and mtime with what was loaded, so replacing a key and certificate on
+ * disk takes effect for the next connection without a restart.
  *
  * OpenSSL is not linked but loaded (dlopen()) the first time something
  * needs it: a setter given a file or a protocol or cipher list, or an
@@ -106,6 +106,20 @@ bool stream_is_ssl(const struct stream *stream);
  * after a completed step; the same error after a failed one. */
 bool stream_ssl_may_handshake_elsewhere(const struct stream *);
 int stream_ssl_handshake_step(struct stream *, int *fdp, short *eventsp);
+
+/* Closing off the main thread.  The end of a TLS session costs whoever
+ * closes it a close_notify record and its write, the SSL object's
+ * teardown and the socket's close: most of what a client that leaves
+ * costs the main thread.  With a closer set, stream_close() of a TLS
+ * stream takes its fd out of the poll loop (lib/poll-loop.h), which only
+ * the main thread may do, and hands the stream to 'closer', which must
+ * call stream_ssl_finish_close() on it once, on any thread.  Until then
+ * the stream belongs to the closer; its name is already freed, and the
+ * fd stays open, so its number cannot be reused meanwhile.  NULL (the
+ * default) closes at once.  Main thread only. */
+void stream_ssl_set_closer(void (*closer)(struct stream *, void *aux),
+                           void *aux);
+void stream_ssl_finish_close(struct stream *);
 
 /* Command-line options (see the top of this file). */
 #define STREAM_SSL_OPTION_ENUMS                                              \

@@ -236,6 +236,9 @@ ovsdb_server_destroy(struct ovsdb_server *srv)
         ovsdb_session_destroy(srv->sessions[i].session);
     }
     free(srv->sessions);
+    if (srv->handshakes) {
+        stream_ssl_set_closer(NULL, NULL);
+    }
     handshake_pool_destroy(srv->handshakes);
     ovsdb_databases_destroy(srv->dbs);
     free(srv);
@@ -613,6 +616,7 @@ ovsdb_server_set_io_threads(struct ovsdb_server *srv, int n)
     }
     if (srv->handshakes) {
         /* Their handshakes go on here, or in the new pool's threads. */
+        stream_ssl_set_closer(NULL, NULL);
         handshake_pool_stop(srv->handshakes);
         take_handshaken(srv, srv->handshakes, SIZE_MAX);
         handshake_pool_destroy(srv->handshakes);
@@ -620,8 +624,10 @@ ovsdb_server_set_io_threads(struct ovsdb_server *srv, int n)
     }
     if (n > 0) {
         srv->handshakes = handshake_pool_create(n);
+        stream_ssl_set_closer(handshake_pool_close, srv->handshakes);
     }
-    VLOG_DBG("%d I/O thread%s (TLS handshakes)", n, n == 1 ? "" : "s");
+    VLOG_DBG("%d I/O thread%s (TLS handshakes and closes)", n,
+             n == 1 ? "" : "s");
 }
 
 void
