@@ -14,7 +14,8 @@
  * The same workers also finish closing TLS streams, given
  * stream_ssl_set_closer(handshake_pool_close, pool): when a thousand
  * clients leave at once, their close_notify records, SSL teardowns and
- * socket closes were a third of what they had cost the main thread.
+ * socket closes were a quarter to a third of what the clients had cost
+ * the main thread.
  *
  * Ownership: a submitted stream belongs to the pool (to one worker at a
  * time) until handshake_pool_take() returns it; nothing else may touch it

@@ -598,10 +598,10 @@ check_config(void)
     if (ssl_init()) {
         return ENOPROTOOPT;
     }
-    /* A storm opens hundreds of streams in one pass of the loop, and the
-     * three stat() calls per stream were 3% of the main thread's time: look
-     * at the disk at most once a millisecond (the reference looks once a
-     * pass of its loop). */
+    /* In a storm the server accepts up to 50 streams a pass of its loop,
+     * and three stat() calls per stream were 1-3% of the main thread's time:
+     * look at the disk at most once a millisecond (the reference looks
+     * once a pass). */
     static long long last_refresh = LLONG_MIN;
     long long now = time_msec();
     if (now != last_refresh) {
