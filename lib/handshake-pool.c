@@ -353,13 +353,14 @@ handshake_pool_close(struct stream *stream, void *pool_)
     struct handshake_pool *pool = pool_;
     struct hs_worker
         *w = &pool->workers[pool->next_worker++ % pool->n_workers];
-    struct hs_item it = { .stream = stream, .fd = -1 };
+    struct hs_item it = { .stream = stream };
     pthread_mutex_lock(&pool->mutex);
     bool stopped = pool->stop;
+    bool first = false;
     if (!stopped) {
         hs_list_push(&w->closing, &it);
+        first = w->closing.n == 1;
     }
-    bool first = !stopped && w->closing.n == 1;
     pthread_mutex_unlock(&pool->mutex);
     if (stopped) {
         stream_ssl_finish_close(stream);

@@ -236,9 +236,7 @@ ovsdb_server_destroy(struct ovsdb_server *srv)
         ovsdb_session_destroy(srv->sessions[i].session);
     }
     free(srv->sessions);
-    if (srv->handshakes) {
-        stream_ssl_set_closer(NULL, NULL);
-    }
+    stream_ssl_set_closer(NULL, NULL);
     handshake_pool_destroy(srv->handshakes);
     ovsdb_databases_destroy(srv->dbs);
     free(srv);
